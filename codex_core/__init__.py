@@ -1,0 +1,1 @@
+"""Headless engine of codex: config, protocol, session, model clients, tools."""
