@@ -1,0 +1,321 @@
+"""Events from the core to frontends (EventMsg), discriminated on `type`."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, TypeAdapter, ValidationError
+
+from codex_core.protocol.common import (
+    AskForApproval,
+    FileChange,
+    PlanItem,
+    ReasoningEffort,
+    ReviewDecision,
+    SandboxPolicy,
+    TokenUsageInfo,
+    _Model,
+)
+
+log = logging.getLogger(__name__)
+
+
+class ErrorEvent(_Model):
+    """A fatal error for the turn, in one clear sentence."""
+
+    type: Literal["error"] = "error"
+    message: str
+
+
+class WarningEvent(_Model):
+    """Something the user should know that does not stop the turn."""
+
+    type: Literal["warning"] = "warning"
+    message: str
+
+
+class StreamErrorEvent(_Model):
+    """The stream broke and the core is retrying ("Reconnecting… 2/5")."""
+
+    type: Literal["stream_error"] = "stream_error"
+    message: str
+
+
+class BackgroundEvent(_Model):
+    """Informational status line."""
+
+    type: Literal["background_event"] = "background_event"
+    message: str
+
+
+class TaskStartedEvent(_Model):
+    """A turn began."""
+
+    type: Literal["task_started"] = "task_started"
+    model_context_window: int | None = None
+
+
+class TaskCompleteEvent(_Model):
+    """A turn ended normally."""
+
+    type: Literal["task_complete"] = "task_complete"
+    last_agent_message: str | None = None
+
+
+class TokenCountEvent(_Model):
+    """Token usage after a model response."""
+
+    type: Literal["token_count"] = "token_count"
+    info: TokenUsageInfo | None = None
+    rate_limits: dict[str, Any] | None = None
+
+
+class AgentMessageEvent(_Model):
+    """A complete assistant message."""
+
+    type: Literal["agent_message"] = "agent_message"
+    message: str
+
+
+class AgentMessageDeltaEvent(_Model):
+    """A streamed piece of the assistant message (not persisted)."""
+
+    type: Literal["agent_message_delta"] = "agent_message_delta"
+    delta: str
+
+
+class AgentReasoningEvent(_Model):
+    """A complete reasoning summary."""
+
+    type: Literal["agent_reasoning"] = "agent_reasoning"
+    text: str
+
+
+class AgentReasoningDeltaEvent(_Model):
+    """A streamed piece of the reasoning summary (not persisted)."""
+
+    type: Literal["agent_reasoning_delta"] = "agent_reasoning_delta"
+    delta: str
+
+
+class AgentReasoningSectionBreakEvent(_Model):
+    """A new reasoning summary part begins."""
+
+    type: Literal["agent_reasoning_section_break"] = "agent_reasoning_section_break"
+
+
+class UserMessageEvent(_Model):
+    """What the user submitted, as shown in the transcript."""
+
+    type: Literal["user_message"] = "user_message"
+    message: str
+    images: list[str] | None = None
+
+
+class SessionConfiguredEvent(_Model):
+    """First event of a session: who, where and how."""
+
+    type: Literal["session_configured"] = "session_configured"
+    session_id: str
+    model: str
+    model_provider_id: str = "openai"
+    reasoning_effort: ReasoningEffort | None = None
+    history_log_id: int = 0
+    history_entry_count: int = 0
+    rollout_path: str | None = None
+    cwd: str | None = None
+    approval_policy: AskForApproval | None = None
+    sandbox_policy: SandboxPolicy | None = None
+    initial_messages: list[dict[str, Any]] | None = None
+
+
+class ExecCommandBeginEvent(_Model):
+    """A command starts."""
+
+    type: Literal["exec_command_begin"] = "exec_command_begin"
+    call_id: str
+    command: list[str]
+    cwd: str
+
+
+class ExecCommandOutputDeltaEvent(_Model):
+    """A chunk of a running command's output (not persisted)."""
+
+    type: Literal["exec_command_output_delta"] = "exec_command_output_delta"
+    call_id: str
+    stream: Literal["stdout", "stderr"]
+    chunk: str
+
+
+class ExecCommandEndEvent(_Model):
+    """A command finished."""
+
+    type: Literal["exec_command_end"] = "exec_command_end"
+    call_id: str
+    stdout: str = ""
+    stderr: str = ""
+    aggregated_output: str = ""
+    exit_code: int
+    duration_ms: int = 0
+    formatted_output: str = ""
+    timed_out: bool = False
+
+
+class ExecApprovalRequestEvent(_Model):
+    """The user must decide whether a command may run (answer: `exec_approval`)."""
+
+    type: Literal["exec_approval_request"] = "exec_approval_request"
+    call_id: str
+    command: list[str]
+    cwd: str
+    reason: str | None = None
+    suggested_prefix: list[str] | None = None
+
+
+class ApplyPatchApprovalRequestEvent(_Model):
+    """The user must decide whether a patch may be applied (answer: `patch_approval`)."""
+
+    type: Literal["apply_patch_approval_request"] = "apply_patch_approval_request"
+    call_id: str
+    changes: dict[str, FileChange]
+    reason: str | None = None
+    grant_root: str | None = None
+
+
+class ApprovalDecisionEvent(_Model):
+    """A recorded approval decision, so resumed sessions show it."""
+
+    type: Literal["approval_decision"] = "approval_decision"
+    call_id: str
+    kind: Literal["exec", "patch"]
+    decision: ReviewDecision
+    command: list[str] | None = None
+
+
+class PatchApplyBeginEvent(_Model):
+    """A patch is about to be applied."""
+
+    type: Literal["patch_apply_begin"] = "patch_apply_begin"
+    call_id: str
+    auto_approved: bool
+    changes: dict[str, FileChange]
+
+
+class PatchApplyEndEvent(_Model):
+    """A patch was applied, or failed."""
+
+    type: Literal["patch_apply_end"] = "patch_apply_end"
+    call_id: str
+    stdout: str = ""
+    stderr: str = ""
+    success: bool
+
+
+class TurnDiffEvent(_Model):
+    """The git-style diff of everything the turn changed so far."""
+
+    type: Literal["turn_diff"] = "turn_diff"
+    unified_diff: str
+
+
+class PlanUpdateEvent(_Model):
+    """The model's plan (update_plan tool)."""
+
+    type: Literal["plan_update"] = "plan_update"
+    explanation: str | None = None
+    plan: list[PlanItem]
+
+
+class McpToolCallBeginEvent(_Model):
+    """An MCP tool call starts."""
+
+    type: Literal["mcp_tool_call_begin"] = "mcp_tool_call_begin"
+    call_id: str
+    server: str
+    tool: str
+    arguments: Any = None
+
+
+class McpToolCallEndEvent(_Model):
+    """An MCP tool call finished."""
+
+    type: Literal["mcp_tool_call_end"] = "mcp_tool_call_end"
+    call_id: str
+    server: str
+    tool: str
+    result: Any = None
+    error: str | None = None
+
+
+class TurnAbortedEvent(_Model):
+    """The turn ended early."""
+
+    type: Literal["turn_aborted"] = "turn_aborted"
+    reason: Literal["interrupted", "replaced", "review_ended"] = "interrupted"
+
+
+class GetHistoryEntryResponseEvent(_Model):
+    """Answer to `get_history_entry_request`."""
+
+    type: Literal["get_history_entry_response"] = "get_history_entry_response"
+    offset: int
+    log_id: int
+    entry: str | None = None
+
+
+class ShutdownCompleteEvent(_Model):
+    """The session stopped; no more events follow."""
+
+    type: Literal["shutdown_complete"] = "shutdown_complete"
+
+
+EventMsg = Annotated[
+    ErrorEvent
+    | WarningEvent
+    | StreamErrorEvent
+    | BackgroundEvent
+    | TaskStartedEvent
+    | TaskCompleteEvent
+    | TokenCountEvent
+    | AgentMessageEvent
+    | AgentMessageDeltaEvent
+    | AgentReasoningEvent
+    | AgentReasoningDeltaEvent
+    | AgentReasoningSectionBreakEvent
+    | UserMessageEvent
+    | SessionConfiguredEvent
+    | ExecCommandBeginEvent
+    | ExecCommandOutputDeltaEvent
+    | ExecCommandEndEvent
+    | ExecApprovalRequestEvent
+    | ApplyPatchApprovalRequestEvent
+    | ApprovalDecisionEvent
+    | PatchApplyBeginEvent
+    | PatchApplyEndEvent
+    | TurnDiffEvent
+    | PlanUpdateEvent
+    | McpToolCallBeginEvent
+    | McpToolCallEndEvent
+    | TurnAbortedEvent
+    | GetHistoryEntryResponseEvent
+    | ShutdownCompleteEvent,
+    Field(discriminator="type"),
+]
+EVENT_MSG: TypeAdapter[EventMsg] = TypeAdapter(EventMsg)
+
+
+class Event(_Model):
+    """An event with the id of the submission that caused it."""
+
+    id: str
+    msg: EventMsg
+
+
+def parse_event_msg(data: Any) -> EventMsg | None:
+    """Parse an event payload; unknown or malformed ones give None (newer Codex adds types)."""
+    try:
+        return EVENT_MSG.validate_python(data)
+    except ValidationError as err:
+        log.debug("skipping unknown event: %s", err)
+        return None

@@ -1,0 +1,125 @@
+"""Submissions from frontends to the core (Op), discriminated on `type`."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, TypeAdapter
+
+from codex_core.protocol.common import (
+    AskForApproval,
+    InputItem,
+    ReasoningEffort,
+    ReasoningSummary,
+    ReviewDecision,
+    SandboxPolicy,
+    _Model,
+)
+
+
+
+
+class UserTurnOp(_Model):
+    """Start a turn with user input; set fields override the turn context from now on."""
+
+    type: Literal["user_turn"] = "user_turn"
+    items: list[InputItem]
+    cwd: str | None = None
+    approval_policy: AskForApproval | None = None
+    sandbox_policy: SandboxPolicy | None = None
+    model: str | None = None
+    effort: ReasoningEffort | None = None
+    summary: ReasoningSummary | None = None
+
+
+class UserInputOp(_Model):
+    """User input with the current turn context."""
+
+    type: Literal["user_input"] = "user_input"
+    items: list[InputItem]
+
+
+class InterruptOp(_Model):
+    """Abort the running turn."""
+
+    type: Literal["interrupt"] = "interrupt"
+
+
+class ExecApprovalOp(_Model):
+    """The user's decision on an `exec_approval_request` (id = the call id)."""
+
+    type: Literal["exec_approval"] = "exec_approval"
+    id: str
+    decision: ReviewDecision
+    remember_prefix: list[str] | None = None
+
+
+class PatchApprovalOp(_Model):
+    """The user's decision on an `apply_patch_approval_request` (id = the call id)."""
+
+    type: Literal["patch_approval"] = "patch_approval"
+    id: str
+    decision: ReviewDecision
+
+
+class OverrideTurnContextOp(_Model):
+    """Change the context of later turns without starting one."""
+
+    type: Literal["override_turn_context"] = "override_turn_context"
+    cwd: str | None = None
+    approval_policy: AskForApproval | None = None
+    sandbox_policy: SandboxPolicy | None = None
+    model: str | None = None
+    effort: ReasoningEffort | None = None
+    summary: ReasoningSummary | None = None
+
+
+class AddToHistoryOp(_Model):
+    """Append a message to the global `history.jsonl`."""
+
+    type: Literal["add_to_history"] = "add_to_history"
+    text: str
+
+
+class GetHistoryEntryRequestOp(_Model):
+    """Ask for one `history.jsonl` entry (composer up-arrow)."""
+
+    type: Literal["get_history_entry_request"] = "get_history_entry_request"
+    offset: int
+    log_id: int
+
+
+class CompactOp(_Model):
+    """Summarise the conversation to free context."""
+
+    type: Literal["compact"] = "compact"
+
+
+class ShutdownOp(_Model):
+    """Stop the session; answered by `shutdown_complete`."""
+
+    type: Literal["shutdown"] = "shutdown"
+
+
+Op = Annotated[
+    UserTurnOp
+    | UserInputOp
+    | InterruptOp
+    | ExecApprovalOp
+    | PatchApprovalOp
+    | OverrideTurnContextOp
+    | AddToHistoryOp
+    | GetHistoryEntryRequestOp
+    | CompactOp
+    | ShutdownOp,
+    Field(discriminator="type"),
+]
+
+
+class Submission(_Model):
+    """An op with the id its events will carry."""
+
+    id: str
+    op: Op
+
+OP: TypeAdapter[Op] = TypeAdapter(Op)
