@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -32,7 +31,3 @@ def codex_bin() -> Path:
     if not path.exists():
         pytest.skip("the codex console script is not installed in this environment")
     return path
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    os.environ.setdefault("NO_COLOR", "1")
