@@ -1,0 +1,121 @@
+"""Instructions sent with every request: base prompt, AGENTS.md files and the environment context."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from codex_core.protocol import (
+    AskForApproval,
+    DangerFullAccessPolicy,
+    Message,
+    SandboxPolicy,
+    WorkspaceWritePolicy,
+    user_message,
+)
+
+PROJECT_DOC_FILENAMES = ("AGENTS.md",)
+DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024
+USER_INSTRUCTIONS_OPEN = "<user_instructions>"
+USER_INSTRUCTIONS_CLOSE = "</user_instructions>"
+ENVIRONMENT_CONTEXT_OPEN = "<environment_context>"
+
+
+def base_instructions() -> str:
+    """The project's own system prompt describing tools, sandbox and approvals."""
+    return (resources.files("codex_core") / "prompts" / "base_instructions.md").read_text("utf-8")
+
+
+def find_git_root(cwd: Path) -> Path | None:
+    """The nearest ancestor of `cwd` (inclusive) that holds a `.git` entry."""
+    for directory in (cwd, *cwd.parents):
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def project_doc_paths(cwd: Path) -> list[Path]:
+    """AGENTS.md files from the git root (or cwd outside a repo) down to cwd, outermost first."""
+    cwd = cwd.resolve()
+    root = find_git_root(cwd) or cwd
+    chain = [cwd, *cwd.parents]
+    directories = list(reversed(chain[: chain.index(root) + 1]))
+    found: list[Path] = []
+    for directory in directories:
+        for name in PROJECT_DOC_FILENAMES:
+            candidate = directory / name
+            if candidate.is_file():
+                found.append(candidate)
+                break
+    return found
+
+
+def read_project_docs(cwd: Path, max_bytes: int = DEFAULT_PROJECT_DOC_MAX_BYTES) -> str | None:
+    """The AGENTS.md texts joined outermost first, capped at `max_bytes` in total."""
+    if max_bytes <= 0:
+        return None
+    parts: list[str] = []
+    remaining = max_bytes
+    for path in project_doc_paths(cwd):
+        try:
+            data = path.read_bytes()[:remaining]
+        except OSError:
+            continue
+        text = data.decode("utf-8", errors="ignore").strip()
+        if text:
+            parts.append(text)
+            remaining -= len(data)
+        if remaining <= 0:
+            break
+    return "\n\n".join(parts) or None
+
+
+def user_instructions_message(text: str) -> Message:
+    """The user message carrying AGENTS.md content, in the tagged form Codex rollouts use."""
+    return user_message(f"{USER_INSTRUCTIONS_OPEN}\n\n{text}\n\n{USER_INSTRUCTIONS_CLOSE}")
+
+
+@dataclass(frozen=True)
+class EnvironmentContext:
+    """What the model should know about where and how its commands run."""
+
+    cwd: Path
+    approval_policy: AskForApproval
+    sandbox_policy: SandboxPolicy
+    shell: str
+
+    def render(self) -> str:
+        """The `<environment_context>` block."""
+        policy = self.sandbox_policy
+        if isinstance(policy, DangerFullAccessPolicy):
+            network = "enabled"
+        elif isinstance(policy, WorkspaceWritePolicy) and policy.network_access:
+            network = "enabled"
+        else:
+            network = "restricted"
+        lines = [
+            ENVIRONMENT_CONTEXT_OPEN,
+            f"  <cwd>{escape(str(self.cwd))}</cwd>",
+            f"  <approval_policy>{self.approval_policy}</approval_policy>",
+            f"  <sandbox_mode>{policy.mode}</sandbox_mode>",
+            f"  <network_access>{network}</network_access>",
+        ]
+        if isinstance(policy, WorkspaceWritePolicy) and policy.writable_roots:
+            lines.append("  <writable_roots>")
+            lines.extend(f"    <root>{escape(r)}</root>" for r in policy.writable_roots)
+            lines.append("  </writable_roots>")
+        lines.append(f"  <shell>{escape(self.shell)}</shell>")
+        lines.append("</environment_context>")
+        return "\n".join(lines)
+
+    def message(self) -> Message:
+        """The environment context as a user message."""
+        return user_message(self.render())
+
+
+def user_shell_name() -> str:
+    """The user's login shell name (bash, zsh, …)."""
+    return Path(os.environ.get("SHELL") or "/bin/bash").name

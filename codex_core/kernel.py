@@ -1,0 +1,233 @@
+"""The turn loop: model request → tool calls → outputs → next request, with no IO of its own.
+
+The kernel talks to the model, the tools and the clock through the small host protocols below,
+so it is unit-tested with fakes; `codex_core.session` wires the real ones. Invariants it keeps:
+
+- every tool call the model made gets exactly one output in the history, even when a tool
+  fails, the user aborts, or the turn is interrupted (synthetic "aborted" outputs);
+- a stream that breaks before `response.completed` is retried from scratch up to
+  `stream_max_retries` times, each retry announced with a `stream_error` event;
+- items of a response enter the history only once the response completed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from codex_core.client import (
+    Completed,
+    Created,
+    OutputItemAdded,
+    OutputItemDone,
+    OutputTextDelta,
+    Prompt,
+    ReasoningSummaryDelta,
+    ReasoningSummaryPartAdded,
+    ResponseEvent,
+    ResponseFailed,
+    RetryNotice,
+    StreamDisconnected,
+    ToolSpec,
+)
+from codex_core.protocol import (
+    AgentMessageDeltaEvent,
+    AgentMessageEvent,
+    AgentReasoningDeltaEvent,
+    AgentReasoningEvent,
+    AgentReasoningSectionBreakEvent,
+    CustomToolCall,
+    CustomToolCallOutput,
+    EventMsg,
+    FunctionCall,
+    FunctionCallOutput,
+    LocalShellAction,
+    LocalShellCall,
+    Message,
+    Reasoning,
+    ResponseItem,
+    StreamErrorEvent,
+    TokenUsage,
+)
+
+ABORTED_OUTPUT = "aborted"
+
+
+class ModelHost(Protocol):
+    """Streams one model response for a prompt."""
+
+    def stream(self, prompt: Prompt) -> AsyncIterator[ResponseEvent]: ...
+
+
+class ToolHost(Protocol):
+    """Runs one tool call and returns the text the model gets back."""
+
+    async def call(self, call: ToolCall) -> str: ...
+
+
+class KernelHost(Protocol):
+    """Everything else the loop needs from the session."""
+
+    def emit(self, msg: EventMsg) -> None: ...
+
+    def record(self, items: list[ResponseItem]) -> None: ...
+
+    def on_usage(self, usage: TokenUsage | None) -> None: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+
+class TurnAbortRequested(Exception):
+    """A tool learned that the user wants the whole turn stopped (`abort` decision)."""
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A tool call of any kind, normalised for the router."""
+
+    call_id: str
+    name: str
+    kind: Literal["function", "custom", "local_shell"]
+    payload: str = ""
+    action: LocalShellAction | None = None
+
+    def output_item(self, text: str) -> ResponseItem:
+        """The history item answering this call."""
+        if self.kind == "custom":
+            return CustomToolCallOutput(call_id=self.call_id, output=text)
+        return FunctionCallOutput(call_id=self.call_id, output=text)
+
+
+def tool_call_of(item: ResponseItem) -> ToolCall | None:
+    """The tool call an item represents, if any."""
+    if isinstance(item, FunctionCall):
+        return ToolCall(item.call_id, item.name, "function", item.arguments)
+    if isinstance(item, CustomToolCall):
+        return ToolCall(item.call_id, item.name, "custom", item.input)
+    if isinstance(item, LocalShellCall):
+        call_id = item.call_id or item.id or ""
+        return ToolCall(call_id, "local_shell", "local_shell", json.dumps(item.action.to_wire()), item.action)
+    return None
+
+
+@dataclass
+class TurnResult:
+    """How a turn ended."""
+
+    last_agent_message: str | None = None
+    usage: TokenUsage = field(default_factory=TokenUsage)
+    requests: int = 0
+
+
+def default_backoff(attempt: int, retry_after: float | None = None) -> float:
+    """Delay before retry number `attempt` (1-based): the server's hint, else 200 ms × 2^n ± 10%."""
+    if retry_after is not None:
+        return max(0.0, retry_after)
+    base = 0.2 * (2 ** (attempt - 1))
+    return base * random.uniform(0.9, 1.1)
+
+
+@dataclass
+class Kernel:
+    """Runs turns against a model and tools; the history list is shared with the session."""
+
+    model: ModelHost
+    tools: ToolHost
+    host: KernelHost
+    instructions: str
+    tool_specs: list[ToolSpec]
+    stream_max_retries: int = 5
+    backoff: Callable[[int, float | None], float] = default_backoff
+
+    async def run_turn(self, history: list[ResponseItem], new_items: list[ResponseItem]) -> TurnResult:
+        """Append `new_items` to history and loop until the model answers without tool calls."""
+        self._commit(history, new_items)
+        result = TurnResult()
+        while True:
+            items, usage = await self._request_with_retries(history)
+            result.requests += 1
+            if usage is not None:
+                result.usage = result.usage + usage
+            self.host.on_usage(usage)
+            self._commit(history, items)
+            for item in items:
+                if isinstance(item, Message) and item.role == "assistant":
+                    result.last_agent_message = item.text()
+            calls = [c for c in (tool_call_of(i) for i in items) if c is not None]
+            if not calls:
+                return result
+            await self._run_calls(history, calls)
+
+    async def _run_calls(self, history: list[ResponseItem], calls: list[ToolCall]) -> None:
+        for index, call in enumerate(calls):
+            try:
+                text = await self.tools.call(call)
+            except (asyncio.CancelledError, TurnAbortRequested):
+                self._commit(history, [c.output_item(ABORTED_OUTPUT) for c in calls[index:]])
+                raise
+            self._commit(history, [call.output_item(text)])
+
+    def _commit(self, history: list[ResponseItem], items: list[ResponseItem]) -> None:
+        if items:
+            history.extend(items)
+            self.host.record(items)
+
+    async def _request_with_retries(
+        self, history: list[ResponseItem]
+    ) -> tuple[list[ResponseItem], TokenUsage | None]:
+        attempt = 0
+        while True:
+            try:
+                return await self._request_once(Prompt(self.instructions, list(history), self.tool_specs))
+            except (StreamDisconnected, ResponseFailed) as err:
+                retryable = isinstance(err, StreamDisconnected) or getattr(err, "retryable", False)
+                attempt += 1
+                if not retryable or attempt > self.stream_max_retries:
+                    raise
+                self.host.emit(
+                    StreamErrorEvent(message=f"Reconnecting… {attempt}/{self.stream_max_retries}")
+                )
+                await self.host.sleep(self.backoff(attempt, getattr(err, "retry_after", None)))
+
+    async def _request_once(self, prompt: Prompt) -> tuple[list[ResponseItem], TokenUsage | None]:
+        items: list[ResponseItem] = []
+        stream = self.model.stream(prompt)
+        try:
+            async for event in stream:
+                match event:
+                    case OutputTextDelta(delta=delta):
+                        self.host.emit(AgentMessageDeltaEvent(delta=delta))
+                    case ReasoningSummaryDelta(delta=delta):
+                        self.host.emit(AgentReasoningDeltaEvent(delta=delta))
+                    case ReasoningSummaryPartAdded():
+                        self.host.emit(AgentReasoningSectionBreakEvent())
+                    case OutputItemDone(item=item):
+                        items.append(item)
+                        self._announce(item)
+                    case Completed(token_usage=usage):
+                        return items, usage
+                    case RetryNotice(attempt=n, max_attempts=most, delay_s=delay, reason=why):
+                        self.host.emit(
+                            StreamErrorEvent(message=f"{why}; retrying {n}/{most} in {delay:.1f}s…")
+                        )
+                    case Created() | OutputItemAdded():
+                        pass
+        finally:
+            await _aclose(stream)
+        raise StreamDisconnected("stream closed before response.completed")
+
+    def _announce(self, item: ResponseItem) -> None:
+        if isinstance(item, Message) and item.role == "assistant":
+            self.host.emit(AgentMessageEvent(message=item.text()))
+        elif isinstance(item, Reasoning) and item.summary:
+            self.host.emit(AgentReasoningEvent(text="\n\n".join(s.text for s in item.summary)))
+
+
+async def _aclose(stream: AsyncIterator[ResponseEvent]) -> None:
+    close: Callable[[], Awaitable[None]] | None = getattr(stream, "aclose", None)
+    if close is not None:
+        await close()

@@ -1,0 +1,5 @@
+"""Sessions: the submission/event queues frontends talk to, around the turn kernel."""
+
+from codex_core.session.session import ClientFactory, Session
+
+__all__ = ["ClientFactory", "Session"]

@@ -1,0 +1,427 @@
+"""A Session: submission and event queues around the kernel, with approvals and the rollout."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from codex_core import __version__
+from codex_core.apply_patch import TurnDiffTracker
+from codex_core.client import ModelClient, ModelClientError
+from codex_core.config import Config
+from codex_core.config.shell_env import create_env
+from codex_core.execpolicy import RuleSet, append_allow_rule, load_rules
+from codex_core.instructions import base_instructions
+from codex_core.kernel import Kernel, TurnAbortRequested
+from codex_core.protocol import (
+    AddToHistoryOp,
+    ApplyPatchApprovalRequestEvent,
+    ApprovalDecisionEvent,
+    CompactOp,
+    ErrorEvent,
+    Event,
+    EventMsg,
+    ExecApprovalOp,
+    ExecApprovalRequestEvent,
+    FileChange,
+    GetHistoryEntryRequestOp,
+    GetHistoryEntryResponseEvent,
+    InterruptOp,
+    Op,
+    OverrideTurnContextOp,
+    PatchApprovalOp,
+    ResponseItem,
+    ReviewDecision,
+    SessionConfiguredEvent,
+    ShutdownCompleteEvent,
+    ShutdownOp,
+    Submission,
+    TaskCompleteEvent,
+    TaskStartedEvent,
+    TokenCountEvent,
+    TokenUsage,
+    TokenUsageInfo,
+    TurnAbortedEvent,
+    UserInputOp,
+    UserMessageEvent,
+    UserTurnOp,
+    WarningEvent,
+)
+from codex_core.session.approvals import PendingApprovals
+from codex_core.session.inputs import (
+    InputError,
+    environment_changed,
+    environment_message,
+    initial_context,
+    user_input_message,
+)
+from codex_core.session.storage import SessionStorage
+from codex_core.tools.context import SessionApprovals, ToolContext
+from codex_core.tools.router import ToolRouter
+from codex_core.tools.specs import default_tools
+from codex_core.turn_context import TurnContext
+
+log = logging.getLogger(__name__)
+
+ClientFactory = Callable[[Config, str, TurnContext], ModelClient]
+
+
+def default_client_factory(config: Config, session_id: str, turn: TurnContext) -> ModelClient:
+    """A real model client for the configured provider."""
+    from codex_core.auth import load_api_key
+
+    return ModelClient(
+        config.model_provider,
+        turn.model,
+        provider_id=config.model_provider_id,
+        session_id=session_id,
+        api_key=load_api_key(config.codex_home, config.model_provider),
+        effort=turn.effort,
+        summary=turn.summary,
+    )
+
+
+class Session:
+    """One conversation. Frontends only `submit(Op)` and read `next_event()`."""
+
+    def __init__(
+        self,
+        config: Config,
+        *,
+        session_id: str,
+        turn: TurnContext,
+        history: list[ResponseItem],
+        storage: SessionStorage,
+        client_factory: ClientFactory = default_client_factory,
+    ) -> None:
+        self.config = config
+        self.session_id = session_id
+        self.turn = turn
+        self.history = history
+        self.storage = storage
+        self._client_factory = client_factory
+        self._events: asyncio.Queue[Event] = asyncio.Queue()
+        self._ops: asyncio.Queue[Submission] = asyncio.Queue()
+        self._ids = itertools.count(1)
+        self._approvals = PendingApprovals()
+        self._session_approvals = SessionApprovals()
+        self._queued_turns: list[Submission] = []
+        self._active: asyncio.Task[None] | None = None
+        self._total_usage = TokenUsage()
+        self._rules: RuleSet = load_rules(config.codex_home)
+        self._context_turn: TurnContext | None = turn if history else None
+        self._loop_task: asyncio.Task[None] | None = None
+
+    @property
+    def rollout_path(self) -> Path | None:
+        """Where this session is recorded, if recording works."""
+        return self.storage.path
+
+    @classmethod
+    async def create(
+        cls,
+        config: Config,
+        *,
+        source: str = "cli",
+        resume_path: Path | None = None,
+        client_factory: ClientFactory = default_client_factory,
+    ) -> Session:
+        """Start a new session (or resume one from its rollout) and emit `session_configured`."""
+        turn = TurnContext(
+            cwd=config.cwd,
+            model=config.model,
+            approval_policy=config.approval_policy,
+            sandbox_policy=config.sandbox_policy,
+            effort=config.model_reasoning_effort,
+            summary=config.model_reasoning_summary,
+            shell_timeout_ms=config.shell_timeout_ms,
+        )
+        if resume_path is not None:
+            storage, restored = SessionStorage.resume(config, resume_path)
+            session_id, history = restored.session_id, restored.history
+            past_events: list[dict[str, Any]] | None = restored.events
+        else:
+            session_id = str(uuid.uuid4())
+            storage = SessionStorage.create(config, session_id, source)
+            history, past_events = [], None
+        session = cls(
+            config,
+            session_id=session_id,
+            turn=turn,
+            history=history,
+            storage=storage,
+            client_factory=client_factory,
+        )
+        session._start(past_events)
+        return session
+
+    def _start(self, past_events: list[dict[str, Any]] | None) -> None:
+        log_id, count = self.storage.history_metadata()
+        self._emit(
+            "0",
+            SessionConfiguredEvent(
+                session_id=self.session_id,
+                model=self.turn.model,
+                model_provider_id=self.config.model_provider_id,
+                reasoning_effort=self.turn.effort,  # type: ignore[arg-type]
+                history_log_id=log_id,
+                history_entry_count=count,
+                rollout_path=str(self.storage.path) if self.storage.path else None,
+                cwd=str(self.turn.cwd),
+                approval_policy=self.turn.approval_policy,
+                sandbox_policy=self.turn.sandbox_policy,
+                initial_messages=past_events,
+            ),
+        )
+        for warning in [*self.config.warnings, *self._rules.warnings, *self.storage.drain_warnings()]:
+            self._emit("0", WarningEvent(message=warning))
+        self._loop_task = asyncio.get_running_loop().create_task(self._submission_loop())
+
+    # ------------------------------------------------------------------ frontend API
+
+    async def submit(self, op: Op) -> str:
+        """Queue an op; returns the submission id its events will carry."""
+        sub_id = str(next(self._ids))
+        await self._ops.put(Submission(id=sub_id, op=op))
+        return sub_id
+
+    async def next_event(self) -> Event:
+        """The next event, waiting if none is ready."""
+        return await self._events.get()
+
+    # ------------------------------------------------------------------ internals
+
+    def _emit(self, sub_id: str, msg: EventMsg) -> None:
+        self._events.put_nowait(Event(id=sub_id, msg=msg))
+        self.storage.record_event(msg)
+        for warning in self.storage.drain_warnings():
+            self._events.put_nowait(Event(id=sub_id, msg=WarningEvent(message=warning)))
+
+    async def _submission_loop(self) -> None:
+        while True:
+            sub = await self._ops.get()
+            try:
+                if await self._handle(sub):
+                    return
+            except Exception as err:  # a bug must not kill the session silently
+                log.exception("op %s failed", sub.op.type)
+                self._emit(sub.id, ErrorEvent(message=f"internal error: {err}"))
+
+    async def _handle(self, sub: Submission) -> bool:
+        op = sub.op
+        match op:
+            case UserTurnOp() | UserInputOp():
+                if self._active is not None and not self._active.done():
+                    self._queued_turns.append(sub)
+                else:
+                    self._start_turn(sub)
+            case InterruptOp():
+                self._queued_turns.clear()
+                if self._active is not None and not self._active.done():
+                    self._active.cancel()
+            case ExecApprovalOp():
+                self._approvals.resolve(op.id, op.decision)
+                if op.remember_prefix and op.decision in ("approved", "approved_for_session"):
+                    self._remember_prefix(sub.id, op.remember_prefix)
+            case PatchApprovalOp():
+                self._approvals.resolve(op.id, op.decision)
+            case OverrideTurnContextOp():
+                self.turn = self.turn.with_changes(
+                    cwd=Path(op.cwd) if op.cwd else None,
+                    approval_policy=op.approval_policy,
+                    sandbox_policy=op.sandbox_policy,
+                    model=op.model,
+                    effort=op.effort,
+                    summary=op.summary,
+                )
+            case AddToHistoryOp():
+                self.storage.append_history(self.session_id, op.text)
+            case GetHistoryEntryRequestOp():
+                entry = self.storage.lookup_history(op.log_id, op.offset)
+                self._emit(
+                    sub.id,
+                    GetHistoryEntryResponseEvent(offset=op.offset, log_id=op.log_id, entry=entry),
+                )
+            case CompactOp():
+                self._emit(sub.id, WarningEvent(message="compaction is not available yet"))
+            case ShutdownOp():
+                await self._shutdown(sub.id)
+                return True
+        return False
+
+    def _remember_prefix(self, sub_id: str, prefix: list[str]) -> None:
+        try:
+            append_allow_rule(self.config.codex_home, prefix)
+            self._rules = load_rules(self.config.codex_home)
+        except OSError as err:
+            self._emit(sub_id, WarningEvent(message=f"could not save the rule: {err.strerror}"))
+
+    def _start_turn(self, sub: Submission) -> None:
+        self._active = asyncio.get_running_loop().create_task(self._run_turn(sub))
+        self._active.add_done_callback(lambda _task: self._turn_finished())
+
+    def _turn_finished(self) -> None:
+        if self._queued_turns:
+            self._start_turn(self._queued_turns.pop(0))
+
+    async def _run_turn(self, sub: Submission) -> None:
+        op = sub.op
+        assert isinstance(op, UserTurnOp | UserInputOp)
+        if isinstance(op, UserTurnOp):
+            self.turn = self.turn.with_changes(
+                cwd=Path(op.cwd) if op.cwd else None,
+                approval_policy=op.approval_policy,
+                sandbox_policy=op.sandbox_policy,
+                model=op.model,
+                effort=op.effort,
+                summary=op.summary,
+            )
+        turn = self.turn
+        emit: Callable[[EventMsg], None] = lambda msg: self._emit(sub.id, msg)  # noqa: E731
+        try:
+            message, text, images = user_input_message(op.items, turn.cwd)
+        except InputError as err:
+            emit(ErrorEvent(message=str(err)))
+            return
+        new_items: list[ResponseItem] = []
+        if self._context_turn is None:
+            new_items.extend(initial_context(turn, self.config.project_doc_max_bytes))
+        elif environment_changed(self._context_turn, turn):
+            new_items.append(environment_message(turn))
+        self._context_turn = turn
+        new_items.append(message)
+        self.storage.record_turn_context(turn)
+        emit(TaskStartedEvent(model_context_window=self._context_window()))
+        emit(UserMessageEvent(message=text, images=images or None))
+        client = self._client_factory(self.config, self.session_id, turn)
+        kernel = Kernel(
+            model=client,
+            tools=ToolRouter(self._tool_context(sub.id, turn)),
+            host=_KernelHost(self, sub.id),
+            instructions=self.config.base_instructions or base_instructions(),
+            tool_specs=default_tools(turn.approval_policy),
+            stream_max_retries=self.config.model_provider.effective_stream_max_retries,
+        )
+        try:
+            result = await kernel.run_turn(self.history, new_items)
+        except asyncio.CancelledError:
+            self._approvals.cancel_all()
+            emit(TurnAbortedEvent(reason="interrupted"))
+            await self.storage.flush()
+            return
+        except TurnAbortRequested:
+            self._approvals.cancel_all()
+            emit(TurnAbortedEvent(reason="interrupted"))
+        except ModelClientError as err:
+            emit(ErrorEvent(message=str(err)))
+            emit(TaskCompleteEvent(last_agent_message=None))
+        else:
+            emit(TaskCompleteEvent(last_agent_message=result.last_agent_message))
+            self.storage.notify(self.config.notify, sub.id, text, result.last_agent_message)
+        finally:
+            await client.aclose()
+        await self.storage.flush()
+
+    def _tool_context(self, sub_id: str, turn: TurnContext) -> ToolContext:
+        async def ask_exec(
+            call_id: str, command: list[str], cwd: Path, reason: str | None, prefix: list[str] | None
+        ) -> ReviewDecision:
+            future = self._approvals.open(call_id)
+            self._emit(
+                sub_id,
+                ExecApprovalRequestEvent(
+                    call_id=call_id,
+                    command=command,
+                    cwd=str(cwd),
+                    reason=reason,
+                    suggested_prefix=prefix,
+                ),
+            )
+            decision = await future
+            self._emit(
+                sub_id,
+                ApprovalDecisionEvent(call_id=call_id, kind="exec", decision=decision, command=command),
+            )
+            return decision
+
+        async def ask_patch(
+            call_id: str, changes: dict[str, FileChange], reason: str | None, root: str | None
+        ) -> ReviewDecision:
+            future = self._approvals.open(call_id)
+            self._emit(
+                sub_id,
+                ApplyPatchApprovalRequestEvent(
+                    call_id=call_id, changes=changes, reason=reason, grant_root=root
+                ),
+            )
+            decision = await future
+            self._emit(sub_id, ApprovalDecisionEvent(call_id=call_id, kind="patch", decision=decision))
+            return decision
+
+        return ToolContext(
+            turn=turn,
+            codex_home=self.config.codex_home,
+            env=create_env(self.config.shell_environment_policy),
+            emit=lambda msg: self._emit(sub_id, msg),
+            request_exec_approval=ask_exec,
+            request_patch_approval=ask_patch,
+            approvals=self._session_approvals,
+            diff_tracker=TurnDiffTracker(),
+            rules=self._rules,
+        )
+
+    def _context_window(self) -> int | None:
+        from codex_core.model_family import context_window_for
+
+        return self.config.model_context_window or context_window_for(self.turn.model)
+
+    def on_usage(self, sub_id: str, usage: TokenUsage | None) -> None:
+        """Fold one response's usage into the totals and report it."""
+        if usage is None:
+            return
+        self._total_usage = self._total_usage + usage
+        info = TokenUsageInfo(
+            total_token_usage=self._total_usage,
+            last_token_usage=usage,
+            model_context_window=self._context_window(),
+        )
+        self._emit(sub_id, TokenCountEvent(info=info))
+
+    async def _shutdown(self, sub_id: str) -> None:
+        self._queued_turns.clear()
+        if self._active is not None and not self._active.done():
+            self._active.cancel()
+            try:
+                await self._active
+            except asyncio.CancelledError:
+                pass
+        await self.storage.close()
+        self._emit(sub_id, ShutdownCompleteEvent())
+
+
+class _KernelHost:
+    """Connects the kernel to the session for one turn."""
+
+    def __init__(self, session: Session, sub_id: str) -> None:
+        self.session = session
+        self.sub_id = sub_id
+
+    def emit(self, msg: EventMsg) -> None:
+        self.session._emit(self.sub_id, msg)
+
+    def record(self, items: list[ResponseItem]) -> None:
+        self.session.storage.record_items(items)
+
+    def on_usage(self, usage: TokenUsage | None) -> None:
+        self.session.on_usage(self.sub_id, usage)
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
+__all__ = ["Session", "__version__"]

@@ -1,0 +1,48 @@
+"""What tool handlers may use from the session: the turn's settings, events and approvals."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from codex_core.apply_patch import TurnDiffTracker
+from codex_core.execpolicy import RuleSet
+from codex_core.protocol import EventMsg, FileChange, ReviewDecision
+from codex_core.turn_context import TurnContext
+
+ExecApprovalRequester = Callable[
+    [str, list[str], Path, "str | None", "list[str] | None"], Awaitable[ReviewDecision]
+]
+PatchApprovalRequester = Callable[
+    [str, dict[str, FileChange], "str | None", "str | None"], Awaitable[ReviewDecision]
+]
+
+
+@dataclass
+class SessionApprovals:
+    """Things the user approved for the rest of the session."""
+
+    commands: set[tuple[str, ...]] = field(default_factory=set)
+    patch_paths: set[Path] = field(default_factory=set)
+
+
+@dataclass
+class ToolContext:
+    """Everything a tool handler needs for one turn; built by the session."""
+
+    turn: TurnContext
+    codex_home: Path
+    env: dict[str, str]
+    emit: Callable[[EventMsg], None]
+    request_exec_approval: ExecApprovalRequester
+    request_patch_approval: PatchApprovalRequester
+    approvals: SessionApprovals
+    diff_tracker: TurnDiffTracker
+    rules: RuleSet | None = None
+
+    def resolve(self, workdir: str | None) -> Path:
+        """`workdir` relative to the turn's cwd (absolute paths kept)."""
+        if not workdir:
+            return self.turn.cwd
+        return (self.turn.cwd / workdir).resolve()

@@ -1,0 +1,180 @@
+"""The shell tool: safety check, approval, sandboxed run, streamed output, denial retry."""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codex_core.exec import (
+    ExecParams,
+    ExecResult,
+    SandboxType,
+    SandboxUnavailable,
+    format_output_for_model,
+    run_exec,
+    select_sandbox,
+)
+from codex_core.execpolicy import suggest_prefix
+from codex_core.kernel import TurnAbortRequested
+from codex_core.protocol import (
+    ExecCommandBeginEvent,
+    ExecCommandEndEvent,
+    ExecCommandOutputDeltaEvent,
+)
+from codex_core.safety import AskUser, AutoApprove, Reject, assess_command_safety, should_ask_after_denial
+from codex_core.tools.context import ToolContext
+
+log = logging.getLogger(__name__)
+
+DENIAL_QUESTION = "command failed in the sandbox; run it without the sandbox?"
+
+
+class ToolArgumentError(ValueError):
+    """The model sent arguments the tool cannot use; the message goes back to the model."""
+
+
+@dataclass(frozen=True)
+class ShellArgs:
+    """Arguments of a `shell` call."""
+
+    command: list[str]
+    workdir: str | None = None
+    timeout_ms: int | None = None
+    with_escalated_permissions: bool = False
+    justification: str | None = None
+
+
+def parse_shell_args(arguments: str) -> ShellArgs:
+    """Validate the JSON arguments of a `shell` call."""
+    try:
+        data = json.loads(arguments or "{}")
+    except json.JSONDecodeError as err:
+        raise ToolArgumentError(f"failed to parse function arguments: {err}") from None
+    if not isinstance(data, dict):
+        raise ToolArgumentError("shell arguments must be a JSON object")
+    command = data.get("command")
+    if isinstance(command, str):
+        command = ["bash", "-lc", command]
+    if not isinstance(command, list) or not command or not all(isinstance(a, str) for a in command):
+        raise ToolArgumentError("`command` must be a non-empty list of strings")
+    timeout = data.get("timeout_ms", data.get("timeout"))
+    if timeout is not None and (not isinstance(timeout, int | float) or timeout <= 0):
+        raise ToolArgumentError("`timeout_ms` must be a positive number")
+    workdir = data.get("workdir")
+    return ShellArgs(
+        command=command,
+        workdir=workdir if isinstance(workdir, str) else None,
+        timeout_ms=int(timeout) if timeout is not None else None,
+        with_escalated_permissions=bool(data.get("with_escalated_permissions", False)),
+        justification=data.get("justification") if isinstance(data.get("justification"), str) else None,
+    )
+
+
+def model_output(result: ExecResult) -> str:
+    """The JSON text the model receives for a finished command."""
+    return json.dumps(
+        {
+            "output": format_output_for_model(result),
+            "metadata": {
+                "exit_code": result.exit_code,
+                "duration_seconds": round(result.duration_ms / 1000, 1),
+            },
+        }
+    )
+
+
+async def run_shell(ctx: ToolContext, call_id: str, args: ShellArgs) -> str:
+    """Decide, maybe ask, run and report one command; returns the model's tool output."""
+    cwd = ctx.resolve(args.workdir)
+    turn = ctx.turn
+    try:
+        platform_sandbox: SandboxType = select_sandbox(turn.sandbox_policy)
+        sandbox_available = True
+    except SandboxUnavailable as err:
+        log.info("no sandbox: %s", err)
+        platform_sandbox, sandbox_available = "none", False
+    match = ctx.rules.match(args.command) if ctx.rules is not None else None
+    check = assess_command_safety(
+        args.command,
+        turn.approval_policy,
+        turn.sandbox_policy,
+        ctx.approvals.commands,
+        with_escalated_permissions=args.with_escalated_permissions,
+        sandbox_available=sandbox_available,
+        rule_decision=match.decision if match is not None else None,
+    )
+    sandbox: SandboxType
+    if isinstance(check, Reject):
+        return f"exec command rejected: {check.reason}"
+    if isinstance(check, AskUser):
+        reason = args.justification or check.reason
+        decision = await ctx.request_exec_approval(
+            call_id, args.command, cwd, reason, suggest_prefix(args.command)
+        )
+        if decision == "abort":
+            raise TurnAbortRequested()
+        if decision == "denied":
+            return "exec command rejected by user"
+        if decision == "approved_for_session":
+            ctx.approvals.commands.add(tuple(args.command))
+        sandbox = "none"
+    else:
+        assert isinstance(check, AutoApprove)
+        sandbox = platform_sandbox if check.sandbox == "platform" else "none"
+
+    result = await _run_with_events(ctx, call_id, args, cwd, sandbox)
+    if result.sandbox_denied and sandbox != "none" and should_ask_after_denial(turn.approval_policy):
+        decision = await ctx.request_exec_approval(call_id, args.command, cwd, DENIAL_QUESTION, None)
+        if decision == "abort":
+            raise TurnAbortRequested()
+        if decision in ("approved", "approved_for_session"):
+            if decision == "approved_for_session":
+                ctx.approvals.commands.add(tuple(args.command))
+            result = await _run_with_events(ctx, call_id, args, cwd, "none")
+    return model_output(result)
+
+
+async def _run_with_events(
+    ctx: ToolContext, call_id: str, args: ShellArgs, cwd: Path, sandbox: SandboxType
+) -> ExecResult:
+    ctx.emit(ExecCommandBeginEvent(call_id=call_id, command=args.command, cwd=str(cwd)))
+
+    def on_output(stream: Any, chunk: str) -> None:
+        ctx.emit(ExecCommandOutputDeltaEvent(call_id=call_id, stream=stream, chunk=chunk))
+
+    params = ExecParams(
+        command=args.command,
+        cwd=cwd,
+        timeout_ms=args.timeout_ms or ctx.turn.shell_timeout_ms,
+        env=dict(ctx.env),
+    )
+    try:
+        result = await run_exec(
+            params, sandbox, ctx.turn.sandbox_policy, ctx.turn.cwd, on_output, codex_home=ctx.codex_home
+        )
+    except OSError as err:
+        result = ExecResult(
+            exit_code=127,
+            stdout="",
+            stderr=str(err),
+            aggregated_output=f"failed to start command: {err}",
+            duration_ms=0,
+            timed_out=False,
+            sandbox_denied=False,
+        )
+    ctx.emit(
+        ExecCommandEndEvent(
+            call_id=call_id,
+            stdout=result.stdout,
+            stderr=result.stderr,
+            aggregated_output=result.aggregated_output,
+            exit_code=result.exit_code,
+            duration_ms=result.duration_ms,
+            formatted_output=format_output_for_model(result),
+            timed_out=result.timed_out,
+        )
+    )
+    return result

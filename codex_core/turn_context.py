@@ -1,0 +1,39 @@
+"""The per-turn settings a turn runs with: where, which model, which policies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from codex_core.protocol import AskForApproval, SandboxPolicy
+
+
+@dataclass(frozen=True)
+class TurnContext:
+    """Settings fixed for the duration of one turn; ops may change them between turns."""
+
+    cwd: Path
+    model: str
+    approval_policy: AskForApproval
+    sandbox_policy: SandboxPolicy
+    effort: str | None = None
+    summary: str | None = None
+    shell_timeout_ms: int = 10_000
+
+    def with_changes(self, **changes: Any) -> TurnContext:
+        """A copy with the non-None `changes` applied."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    def rollout_payload(self) -> dict[str, Any]:
+        """The `turn_context` rollout line payload."""
+        payload: dict[str, Any] = {
+            "cwd": str(self.cwd),
+            "approval_policy": self.approval_policy,
+            "sandbox_policy": self.sandbox_policy.to_wire(),
+            "model": self.model,
+            "summary": self.summary or "auto",
+        }
+        if self.effort:
+            payload["effort"] = self.effort
+        return payload
