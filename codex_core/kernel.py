@@ -110,7 +110,9 @@ def tool_call_of(item: ResponseItem) -> ToolCall | None:
         return ToolCall(item.call_id, item.name, "custom", item.input)
     if isinstance(item, LocalShellCall):
         call_id = item.call_id or item.id or ""
-        return ToolCall(call_id, "local_shell", "local_shell", json.dumps(item.action.to_wire()), item.action)
+        return ToolCall(
+            call_id, "local_shell", "local_shell", json.dumps(item.action.to_wire()), item.action
+        )
     return None
 
 
@@ -143,7 +145,9 @@ class Kernel:
     stream_max_retries: int = 5
     backoff: Callable[[int, float | None], float] = default_backoff
 
-    async def run_turn(self, history: list[ResponseItem], new_items: list[ResponseItem]) -> TurnResult:
+    async def run_turn(
+        self, history: list[ResponseItem], new_items: list[ResponseItem]
+    ) -> TurnResult:
         """Append `new_items` to history and loop until the model answers without tool calls."""
         self._commit(history, new_items)
         result = TurnResult()
@@ -182,7 +186,9 @@ class Kernel:
         attempt = 0
         while True:
             try:
-                return await self._request_once(Prompt(self.instructions, list(history), self.tool_specs))
+                return await self._request_once(
+                    Prompt(self.instructions, list(history), self.tool_specs)
+                )
             except (StreamDisconnected, ResponseFailed) as err:
                 retryable = isinstance(err, StreamDisconnected) or getattr(err, "retryable", False)
                 attempt += 1

@@ -20,9 +20,6 @@ class _Model(BaseModel):
         return self.model_dump(mode="json", exclude_none=True)
 
 
-
-
-
 class ReadOnlyPolicy(_Model):
     """Commands may read anything and write nothing (but /dev/null)."""
 

@@ -17,8 +17,6 @@ from codex_core.protocol.common import (
 )
 
 
-
-
 class UserTurnOp(_Model):
     """Start a turn with user input; set fields override the turn context from now on."""
 
@@ -121,5 +119,6 @@ class Submission(_Model):
 
     id: str
     op: Op
+
 
 OP: TypeAdapter[Op] = TypeAdapter(Op)

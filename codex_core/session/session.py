@@ -178,7 +178,11 @@ class Session:
                 initial_messages=past_events,
             ),
         )
-        for warning in [*self.config.warnings, *self._rules.warnings, *self.storage.drain_warnings()]:
+        for warning in [
+            *self.config.warnings,
+            *self._rules.warnings,
+            *self.storage.drain_warnings(),
+        ]:
             self._emit("0", WarningEvent(message=warning))
         self._loop_task = asyncio.get_running_loop().create_task(self._submission_loop())
 
@@ -329,7 +333,11 @@ class Session:
 
     def _tool_context(self, sub_id: str, turn: TurnContext) -> ToolContext:
         async def ask_exec(
-            call_id: str, command: list[str], cwd: Path, reason: str | None, prefix: list[str] | None
+            call_id: str,
+            command: list[str],
+            cwd: Path,
+            reason: str | None,
+            prefix: list[str] | None,
         ) -> ReviewDecision:
             future = self._approvals.open(call_id)
             self._emit(
@@ -345,7 +353,9 @@ class Session:
             decision = await future
             self._emit(
                 sub_id,
-                ApprovalDecisionEvent(call_id=call_id, kind="exec", decision=decision, command=command),
+                ApprovalDecisionEvent(
+                    call_id=call_id, kind="exec", decision=decision, command=command
+                ),
             )
             return decision
 
@@ -360,7 +370,9 @@ class Session:
                 ),
             )
             decision = await future
-            self._emit(sub_id, ApprovalDecisionEvent(call_id=call_id, kind="patch", decision=decision))
+            self._emit(
+                sub_id, ApprovalDecisionEvent(call_id=call_id, kind="patch", decision=decision)
+            )
             return decision
 
         return ToolContext(

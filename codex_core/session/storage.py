@@ -37,7 +37,9 @@ class Restored:
 class SessionStorage:
     """Rollout recorder plus history file access for one session."""
 
-    def __init__(self, config: Config, recorder: RolloutRecorder | None, warnings: list[str]) -> None:
+    def __init__(
+        self, config: Config, recorder: RolloutRecorder | None, warnings: list[str]
+    ) -> None:
         self.config = config
         self.recorder = recorder
         self._warnings = warnings
@@ -74,7 +76,9 @@ class SessionStorage:
         history = [i for i in (parse_response_item(d) for d in rebuilt.history) if i is not None]
         warnings: list[str] = []
         try:
-            recorder: RolloutRecorder | None = RolloutRecorder.resume(path, on_warning=warnings.append)
+            recorder: RolloutRecorder | None = RolloutRecorder.resume(
+                path, on_warning=warnings.append
+            )
         except OSError as err:
             warnings.append(f"new messages in this session will not be saved: {err}")
             recorder = None
@@ -139,7 +143,9 @@ class SessionStorage:
         except OSError:
             return None
 
-    def notify(self, argv: list[str] | None, turn_id: str, user_text: str, last: str | None) -> None:
+    def notify(
+        self, argv: list[str] | None, turn_id: str, user_text: str, last: str | None
+    ) -> None:
         """Run the configured `notify` program with a JSON description of the finished turn."""
         if not argv:
             return

@@ -63,7 +63,9 @@ def touched_paths(changes: list[FileChangeInfo]) -> list[Path]:
     return paths
 
 
-async def run_apply_patch(ctx: ToolContext, call_id: str, patch_text: str, workdir: str | None) -> str:
+async def run_apply_patch(
+    ctx: ToolContext, call_id: str, patch_text: str, workdir: str | None
+) -> str:
     """Apply one patch with the approval flow; returns the model's tool output."""
     cwd = ctx.resolve(workdir)
     try:
@@ -98,7 +100,9 @@ async def run_apply_patch(ctx: ToolContext, call_id: str, patch_text: str, workd
             ctx.approvals.patch_paths.update(p.resolve() for p in paths)
 
     ctx.diff_tracker.on_patch_begin(paths)
-    ctx.emit(PatchApplyBeginEvent(call_id=call_id, auto_approved=auto_approved, changes=file_changes))
+    ctx.emit(
+        PatchApplyBeginEvent(call_id=call_id, auto_approved=auto_approved, changes=file_changes)
+    )
     try:
         result = apply_patch(patch_text, cwd)
     except ApplyPatchError as err:

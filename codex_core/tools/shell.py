@@ -24,7 +24,13 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
 )
-from codex_core.safety import AskUser, AutoApprove, Reject, assess_command_safety, should_ask_after_denial
+from codex_core.safety import (
+    AskUser,
+    AutoApprove,
+    Reject,
+    assess_command_safety,
+    should_ask_after_denial,
+)
 from codex_core.tools.context import ToolContext
 
 log = logging.getLogger(__name__)
@@ -69,7 +75,9 @@ def parse_shell_args(arguments: str) -> ShellArgs:
         workdir=workdir if isinstance(workdir, str) else None,
         timeout_ms=int(timeout) if timeout is not None else None,
         with_escalated_permissions=bool(data.get("with_escalated_permissions", False)),
-        justification=data.get("justification") if isinstance(data.get("justification"), str) else None,
+        justification=data.get("justification")
+        if isinstance(data.get("justification"), str)
+        else None,
     )
 
 
@@ -126,8 +134,14 @@ async def run_shell(ctx: ToolContext, call_id: str, args: ShellArgs) -> str:
         sandbox = platform_sandbox if check.sandbox == "platform" else "none"
 
     result = await _run_with_events(ctx, call_id, args, cwd, sandbox)
-    if result.sandbox_denied and sandbox != "none" and should_ask_after_denial(turn.approval_policy):
-        decision = await ctx.request_exec_approval(call_id, args.command, cwd, DENIAL_QUESTION, None)
+    if (
+        result.sandbox_denied
+        and sandbox != "none"
+        and should_ask_after_denial(turn.approval_policy)
+    ):
+        decision = await ctx.request_exec_approval(
+            call_id, args.command, cwd, DENIAL_QUESTION, None
+        )
         if decision == "abort":
             raise TurnAbortRequested()
         if decision in ("approved", "approved_for_session"):
@@ -153,7 +167,12 @@ async def _run_with_events(
     )
     try:
         result = await run_exec(
-            params, sandbox, ctx.turn.sandbox_policy, ctx.turn.cwd, on_output, codex_home=ctx.codex_home
+            params,
+            sandbox,
+            ctx.turn.sandbox_policy,
+            ctx.turn.cwd,
+            on_output,
+            codex_home=ctx.codex_home,
         )
     except OSError as err:
         result = ExecResult(

@@ -26,8 +26,15 @@ UPDATE_PLAN_DESCRIPTION = (
 def shell_tool(approval_policy: AskForApproval) -> ToolSpec:
     """The `shell` function tool; escalation fields are offered only under on-request."""
     properties: dict[str, object] = {
-        "command": {"type": "array", "items": {"type": "string"}, "description": "The argv to run."},
-        "workdir": {"type": "string", "description": "Directory to run in (default: the session cwd)."},
+        "command": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "The argv to run.",
+        },
+        "workdir": {
+            "type": "string",
+            "description": "Directory to run in (default: the session cwd).",
+        },
         "timeout_ms": {"type": "number", "description": "Time limit in milliseconds."},
     }
     description = SHELL_DESCRIPTION

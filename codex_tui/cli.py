@@ -1,0 +1,165 @@
+"""Command-line parsing for `codex` and its subcommands; imports each frontend lazily."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from typing import NoReturn
+
+from codex_core import __version__
+
+PASSTHROUGH = {
+    "sandbox": ("codex_tui.sandbox_cmd", "run commands under the codex sandbox"),
+    "debug": ("codex_tui.sandbox_cmd", "alias of `sandbox`"),
+    "execpolicy": ("codex_tui.execpolicy_cmd", "check commands against your rules"),
+    "sessions": ("codex_tui.sessions_cmd", "list recorded sessions"),
+}
+
+
+class UsageError(Exception):
+    """A bad command line; the message is one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
+
+
+def add_common_flags(parser: argparse.ArgumentParser) -> None:
+    """Flags shared by the TUI and `codex exec`."""
+    parser.add_argument("-m", "--model", help="model to use (overrides `model` in config.toml)")
+    parser.add_argument(
+        "-c",
+        "--config",
+        action="append",
+        default=[],
+        metavar="key=value",
+        help="override a config value; dotted keys, TOML values (repeatable)",
+    )
+    parser.add_argument("-p", "--profile", help="config profile from [profiles.<name>]")
+    parser.add_argument("-C", "--cd", metavar="DIR", help="run as if started in DIR")
+    parser.add_argument(
+        "-s",
+        "--sandbox",
+        choices=["read-only", "workspace-write", "danger-full-access"],
+        help="sandbox policy for model-run commands",
+    )
+    parser.add_argument("--oss", action="store_true", help="use a local Ollama-compatible provider")
+    parser.add_argument(
+        "-i", "--image", action="append", default=[], metavar="FILE", help="attach an image"
+    )
+    parser.add_argument(
+        "--full-auto",
+        action="store_true",
+        help="low-friction mode: workspace-write sandbox, ask only when needed",
+    )
+    parser.add_argument(
+        "--dangerously-bypass-approvals-and-sandbox",
+        "--yolo",
+        dest="yolo",
+        action="store_true",
+        help="run every command without sandbox or approval (only in an isolated environment)",
+    )
+    parser.add_argument("--debug", action="store_true", help="print tracebacks and debug logs")
+
+
+def build_tui_parser() -> argparse.ArgumentParser:
+    """`codex [OPTIONS] [PROMPT]`."""
+    parser = _Parser(
+        prog="codex",
+        description="codex — a coding agent in your terminal.",
+        epilog="subcommands: exec, resume, sandbox, execpolicy, sessions, login "
+        "(run `codex <subcommand> --help`)",
+    )
+    parser.add_argument("--version", action="version", version=f"codex-cli {__version__}")
+    add_common_flags(parser)
+    parser.add_argument(
+        "-a",
+        "--ask-for-approval",
+        choices=["untrusted", "on-failure", "on-request", "never"],
+        help="when to ask before running commands",
+    )
+    parser.add_argument("prompt", nargs="?", help="first message to send")
+    return parser
+
+
+def build_resume_parser() -> argparse.ArgumentParser:
+    """`codex resume [--last | --all | ID] [PROMPT]`."""
+    parser = _Parser(prog="codex resume", description="Resume a recorded session.")
+    add_common_flags(parser)
+    parser.add_argument(
+        "-a", "--ask-for-approval", choices=["untrusted", "on-failure", "on-request", "never"]
+    )
+    parser.add_argument("--last", action="store_true", help="resume the most recent session")
+    parser.add_argument("--all", action="store_true", help="show sessions of every directory")
+    parser.add_argument("session_id", nargs="?", help="session id (or prefix) to resume")
+    parser.add_argument("prompt", nargs="?", help="message to send after resuming")
+    return parser
+
+
+def main(argv: Sequence[str]) -> int:
+    """Run `codex` with `argv` (without the program name); returns the exit code."""
+    args = list(argv)
+    debug = "--debug" in args
+    try:
+        return _dispatch(args)
+    except UsageError as err:
+        print(str(err), file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as err:  # last resort: one line, traceback only with --debug
+        if debug:
+            raise
+        print(
+            f"codex: {err.__class__.__name__}: {err} (rerun with --debug for details)",
+            file=sys.stderr,
+        )
+        return 1
+
+
+def _dispatch(args: list[str]) -> int:
+    head = args[0] if args else ""
+    if head in PASSTHROUGH:
+        module_name = PASSTHROUGH[head][0]
+        import importlib
+
+        module = importlib.import_module(module_name)
+        run: Callable[[list[str]], int] = module.main
+        return run(args[1:])
+    if head in ("exec", "e"):
+        from codex_tui.exec_cli import main as exec_main
+
+        return exec_main(args[1:])
+    if head == "login":
+        from codex_tui.login_cmd import main as login_main
+
+        return login_main(args[1:])
+    if head == "resume":
+        ns = build_resume_parser().parse_args(args[1:])
+        return _run_tui(ns, resume="id" if ns.session_id else ("last" if ns.last else "picker"))
+    if head in ("help", "-h", "--help") and len(args) == 1:
+        build_tui_parser().print_help()
+        return 0
+    ns = build_tui_parser().parse_args(args)
+    return _run_tui(ns, resume="none")
+
+
+def _run_tui(ns: argparse.Namespace, *, resume: str) -> int:
+    from pathlib import Path
+
+    from codex_tui.overrides import overrides_from_args
+
+    overrides = overrides_from_args(ns, approval=getattr(ns, "ask_for_approval", None))
+    from codex_tui.tui_main import run_tui
+
+    return run_tui(
+        overrides,
+        list(ns.config),
+        prompt=getattr(ns, "prompt", None),
+        images=[Path(p) for p in ns.image],
+        resume=resume,  # type: ignore[arg-type]
+        resume_id=getattr(ns, "session_id", None),
+        show_all=bool(getattr(ns, "all", False)),
+    )

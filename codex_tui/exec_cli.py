@@ -1,0 +1,158 @@
+"""`codex exec`: run one task non-interactively and print its progress (human or JSONL)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from codex_tui.cli import UsageError, _Parser, add_common_flags
+from codex_tui.overrides import overrides_from_args
+
+if TYPE_CHECKING:
+    from codex_core.config import Config
+
+
+def build_exec_parser(*, resume: bool = False) -> argparse.ArgumentParser:
+    """`codex exec [OPTIONS] [PROMPT|-]`, or `codex exec resume [--last | ID] [PROMPT|-]`."""
+    parser = _Parser(
+        prog="codex exec",
+        description="Run codex non-interactively. The prompt comes from the argument, or from "
+        "stdin when it is `-` or omitted with stdin piped.",
+    )
+    add_common_flags(parser)
+    parser.add_argument(
+        "--skip-git-repo-check", action="store_true", help="allow running outside a git repository"
+    )
+    parser.add_argument(
+        "--json",
+        "--experimental-json",
+        dest="json",
+        action="store_true",
+        help="print events as JSON lines",
+    )
+    parser.add_argument(
+        "-o", "--output-last-message", metavar="FILE", help="write the final message to FILE"
+    )
+    parser.add_argument("--output-schema", metavar="FILE", help="JSON schema for the final answer")
+    parser.add_argument("--color", choices=["always", "never", "auto"], default="auto")
+    if resume:
+        parser.prog = "codex exec resume"
+        parser.add_argument("--last", action="store_true", help="continue the most recent session")
+        parser.add_argument(
+            "words",
+            nargs="*",
+            metavar="[ID] [PROMPT]",
+            help="session id (unless --last), then the prompt",
+        )
+    else:
+        parser.add_argument("prompt", nargs="?", help="the task; `-` reads it from stdin")
+    return parser
+
+
+def read_prompt(prompt: str | None) -> str:
+    """The prompt from the argument or stdin."""
+    if prompt is None or prompt == "-":
+        if prompt is None and sys.stdin.isatty():
+            raise UsageError(
+                "codex exec: no prompt given; pass it as an argument or pipe it on stdin"
+            )
+        text = sys.stdin.read()
+        if not text.strip():
+            raise UsageError("codex exec: the prompt read from stdin is empty")
+        return text
+    return prompt
+
+
+def main(argv: list[str]) -> int:
+    """Entry for `codex exec`."""
+    resume = bool(argv) and argv[0] == "resume"
+    if resume:
+        ns = build_exec_parser(resume=True).parse_args(argv[1:])
+        words: list[str] = ns.words
+        limit = 1 if ns.last else 2
+        if len(words) > limit or (not ns.last and not words):
+            raise UsageError("codex exec resume: expected `--last [PROMPT]` or `ID [PROMPT]`")
+        ns.session_id = None if ns.last else words[0]
+        ns.prompt = words[-1] if len(words) == limit else None
+    else:
+        ns = build_exec_parser().parse_args(argv)
+    _setup_logging(ns.debug)
+    from codex_core.config import ConfigError, load_config
+
+    from codex_core.instructions import find_git_root
+
+    overrides = overrides_from_args(ns, approval="never")
+    if overrides.cwd is not None and not overrides.cwd.is_dir():
+        raise UsageError(f"codex exec: --cd {ns.cd}: no such directory")
+    try:
+        config = load_config(overrides, ns.config)
+    except ConfigError as err:
+        print(f"codex: {err}", file=sys.stderr)
+        return 1
+    if not ns.skip_git_repo_check and find_git_root(config.cwd) is None:
+        print(
+            "codex: not inside a git repository; run in a repo or pass --skip-git-repo-check",
+            file=sys.stderr,
+        )
+        return 1
+    resume_path = _resume_path(ns, config) if resume else None
+    if resume and resume_path is None:
+        return 1
+    prompt = read_prompt(ns.prompt)
+    images = [Path(p).expanduser().resolve() for p in ns.image]
+    for image in images:
+        if not image.is_file():
+            print(f"codex: --image {image}: no such file", file=sys.stderr)
+            return 1
+    from codex_tui.exec_run import run_exec_session
+
+    return asyncio.run(
+        run_exec_session(
+            config,
+            prompt,
+            images=images,
+            json_mode=ns.json,
+            output_last_message=Path(ns.output_last_message) if ns.output_last_message else None,
+            color=_color(ns.color),
+            resume_path=resume_path,
+        )
+    )
+
+
+def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None:
+    from codex_core.rollout import find_session_path, list_sessions
+
+    if ns.last:
+        page = list_sessions(config.codex_home, page_size=1, cwd=config.cwd)
+        if not page.items:
+            page = list_sessions(config.codex_home, page_size=1)
+        if not page.items:
+            print("codex: no recorded session to resume", file=sys.stderr)
+            return None
+        return Path(page.items[0].path)
+    path = find_session_path(config.codex_home, ns.session_id)
+    if path is None:
+        print(f"codex: no session with id {ns.session_id}", file=sys.stderr)
+        return None
+    return Path(path)
+
+
+def _color(choice: str) -> bool:
+    if choice == "always":
+        return True
+    if choice == "never" or os.environ.get("NO_COLOR"):
+        return False
+    return sys.stderr.isatty()
+
+
+def _setup_logging(debug: bool) -> None:
+    logging.basicConfig(
+        level=logging.DEBUG if debug else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )

@@ -1,0 +1,175 @@
+"""`codex exec` human output: a header, then prompt, commands, edits and answer as they happen.
+
+Progress goes to stderr; the final answer also goes to stdout when stdout is not a terminal,
+so `codex exec "…" > answer.md` captures just the answer.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import TextIO
+
+from codex_core.config import Config
+
+from codex_core import __version__
+from codex_core.protocol import (
+    AgentMessageEvent,
+    AgentReasoningEvent,
+    ErrorEvent,
+    Event,
+    ExecCommandBeginEvent,
+    ExecCommandEndEvent,
+    PatchApplyBeginEvent,
+    PatchApplyEndEvent,
+    PlanUpdateEvent,
+    StreamErrorEvent,
+    TaskCompleteEvent,
+    TokenCountEvent,
+    TurnAbortedEvent,
+    WarningEvent,
+)
+
+MAX_OUTPUT_LINES = 20
+_STYLES = {
+    "bold": "1",
+    "dim": "2",
+    "red": "31",
+    "green": "32",
+    "magenta": "35",
+    "cyan": "36",
+    "yellow": "33",
+}
+
+
+def display_command(argv: list[str]) -> str:
+    """The command as a user would type it, without a `bash -lc` wrapper."""
+    if len(argv) == 3 and argv[0] in ("bash", "sh", "zsh") and argv[1] in ("-lc", "-c"):
+        return argv[2]
+    return shlex.join(argv)
+
+
+class HumanProcessor:
+    """Prints events for a person reading a terminal or a CI log."""
+
+    def __init__(
+        self, config: Config, prompt: str, *, out: TextIO, err: TextIO, color: bool
+    ) -> None:
+        self.config = config
+        self.prompt = prompt
+        self.out = out
+        self.err = err
+        self.color = color
+        self.failed = False
+        self.last_message: str | None = None
+        self._total_tokens = 0
+        self._commands: dict[str, str] = {}
+
+    def _style(self, text: str, *styles: str) -> str:
+        if not self.color or not styles:
+            return text
+        codes = ";".join(_STYLES[s] for s in styles)
+        return f"\x1b[{codes}m{text}\x1b[0m"
+
+    def _print(self, text: str = "") -> None:
+        self.err.write(text + "\n")
+        self.err.flush()
+
+    def header(self) -> None:
+        """The session summary printed before anything else."""
+        c = self.config
+        self._print(self._style(f"codex v{__version__}", "bold"))
+        self._print("--------")
+        rows = [
+            ("workdir", str(c.cwd)),
+            ("model", c.model),
+            ("provider", c.model_provider_id),
+            ("approval", c.approval_policy),
+            ("sandbox", c.sandbox_policy.mode),
+        ]
+        if c.model_reasoning_effort:
+            rows.append(("reasoning effort", c.model_reasoning_effort))
+        for key, value in rows:
+            self._print(f"{self._style(key + ':', 'bold')} {value}")
+        self._print("--------")
+        self._print(self._style("user", "cyan", "bold"))
+        self._print(self.prompt.rstrip("\n"))
+
+    def handle(self, event: Event) -> None:
+        """Print one event."""
+        msg = event.msg
+        match msg:
+            case AgentReasoningEvent():
+                self._print()
+                self._print(self._style("thinking", "magenta", "bold"))
+                self._print(self._style(msg.text, "dim"))
+            case AgentMessageEvent():
+                self.last_message = msg.message
+                self._print()
+                self._print(self._style("codex", "magenta", "bold"))
+                self._print(msg.message)
+            case ExecCommandBeginEvent():
+                shown = display_command(msg.command)
+                self._commands[msg.call_id] = shown
+                self._print()
+                self._print(
+                    f"{self._style('exec', 'magenta', 'bold')} {self._style(shown, 'bold')} in {msg.cwd}"
+                )
+            case ExecCommandEndEvent():
+                self._exec_end(msg)
+            case PatchApplyBeginEvent():
+                self._print()
+                self._print(self._style("apply_patch", "magenta", "bold"))
+                for path, change in msg.changes.items():
+                    self._print(f"  {change.type[0].upper()} {path}")
+            case PatchApplyEndEvent():
+                if msg.success:
+                    self._print(self._style("patch applied", "green"))
+                else:
+                    self._print(self._style(f"patch failed: {msg.stderr.strip()}", "red"))
+            case PlanUpdateEvent():
+                self._print()
+                self._print(self._style("plan", "magenta", "bold"))
+                marks = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]"}
+                for item in msg.plan:
+                    self._print(f"  {marks[item.status]} {item.step}")
+            case TokenCountEvent():
+                if msg.info is not None:
+                    self._total_tokens = msg.info.total_token_usage.total_tokens
+            case StreamErrorEvent() | WarningEvent():
+                self._print(self._style(msg.message, "yellow"))
+            case ErrorEvent():
+                self.failed = True
+                self._print(self._style(f"ERROR: {msg.message}", "red", "bold"))
+            case TurnAbortedEvent():
+                self.failed = True
+                self._print(self._style("turn interrupted", "red"))
+            case TaskCompleteEvent():
+                self._finish()
+            case _:
+                if msg.type == "session_configured":
+                    self.header()
+
+    def _exec_end(self, msg: ExecCommandEndEvent) -> None:
+        shown = self._commands.pop(msg.call_id, "")
+        seconds = msg.duration_ms / 1000
+        took = f"{msg.duration_ms}ms" if msg.duration_ms < 1000 else f"{seconds:.2f}s"
+        if msg.exit_code == 0:
+            self._print(self._style(f"succeeded in {took}:", "green"))
+        elif msg.timed_out:
+            self._print(self._style(f"timed out after {took}:", "red"))
+        else:
+            self._print(self._style(f"exited {msg.exit_code} in {took}:", "red"))
+        lines = msg.aggregated_output.splitlines()
+        for line in lines[:MAX_OUTPUT_LINES]:
+            self._print(self._style(line, "dim"))
+        if len(lines) > MAX_OUTPUT_LINES:
+            self._print(self._style(f"… +{len(lines) - MAX_OUTPUT_LINES} lines", "dim"))
+        del shown
+
+    def _finish(self) -> None:
+        if self._total_tokens:
+            self._print()
+            self._print(f"{self._style('tokens used', 'magenta', 'bold')}: {self._total_tokens:,}")
+        if self.last_message is not None and not self.out.isatty():
+            self.out.write(self.last_message.rstrip("\n") + "\n")
+            self.out.flush()

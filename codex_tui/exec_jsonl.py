@@ -1,0 +1,178 @@
+"""`codex exec --json`: events as the Codex exec JSONL schema (thread/turn/item lines)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from typing import Any, TextIO
+
+from codex_core.protocol import (
+    AgentMessageEvent,
+    AgentReasoningEvent,
+    ErrorEvent,
+    Event,
+    ExecCommandBeginEvent,
+    ExecCommandEndEvent,
+    McpToolCallBeginEvent,
+    McpToolCallEndEvent,
+    PatchApplyBeginEvent,
+    PatchApplyEndEvent,
+    PlanUpdateEvent,
+    SessionConfiguredEvent,
+    StreamErrorEvent,
+    TaskCompleteEvent,
+    TaskStartedEvent,
+    TokenCountEvent,
+    TokenUsage,
+    TurnAbortedEvent,
+    WarningEvent,
+)
+
+
+def command_string(argv: list[str]) -> str:
+    """The argv as one shell-quoted string."""
+    return shlex.join(argv)
+
+
+class JsonlProcessor:
+    """Turns core events into `thread.*`, `turn.*` and `item.*` lines."""
+
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.failed = False
+        self.last_message: str | None = None
+        self._next_item = 0
+        self._running: dict[str, dict[str, Any]] = {}
+        self._patches: dict[str, dict[str, Any]] = {}
+        self._todo: dict[str, Any] | None = None
+        self._usage = TokenUsage()
+        self._error: str | None = None
+
+    def _line(self, obj: dict[str, Any]) -> None:
+        self.out.write(json.dumps(obj, ensure_ascii=False) + "\n")
+        self.out.flush()
+
+    def _item(self, kind: str, item_type: str, **fields: Any) -> dict[str, Any]:
+        item = {"id": f"item_{self._next_item}", "type": item_type, **fields}
+        self._next_item += 1
+        self._line({"type": kind, "item": item})
+        return item
+
+    def handle(self, event: Event) -> None:
+        """Print the lines for one event."""
+        msg = event.msg
+        match msg:
+            case SessionConfiguredEvent():
+                self._line({"type": "thread.started", "thread_id": msg.session_id})
+            case TaskStartedEvent():
+                self._usage = TokenUsage()
+                self._error = None
+                self._line({"type": "turn.started"})
+            case AgentMessageEvent():
+                self.last_message = msg.message
+                self._item("item.completed", "agent_message", text=msg.message)
+            case AgentReasoningEvent():
+                self._item("item.completed", "reasoning", text=msg.text)
+            case ExecCommandBeginEvent():
+                self._running[msg.call_id] = self._item(
+                    "item.started",
+                    "command_execution",
+                    command=command_string(msg.command),
+                    aggregated_output="",
+                    exit_code=None,
+                    status="in_progress",
+                )
+            case ExecCommandEndEvent():
+                started = self._running.pop(msg.call_id, None)
+                item = {
+                    "id": started["id"] if started else f"item_{self._next_item}",
+                    "type": "command_execution",
+                    "command": started["command"] if started else "",
+                    "aggregated_output": msg.aggregated_output,
+                    "exit_code": msg.exit_code,
+                    "status": "completed" if msg.exit_code == 0 else "failed",
+                }
+                if started is None:
+                    self._next_item += 1
+                self._line({"type": "item.completed", "item": item})
+            case PatchApplyBeginEvent():
+                self._patches[msg.call_id] = {
+                    "changes": [
+                        {"path": path, "kind": change.type} for path, change in msg.changes.items()
+                    ]
+                }
+            case PatchApplyEndEvent():
+                begun = self._patches.pop(msg.call_id, {"changes": []})
+                self._item(
+                    "item.completed",
+                    "file_change",
+                    changes=begun["changes"],
+                    status="completed" if msg.success else "failed",
+                )
+            case PlanUpdateEvent():
+                items = [{"text": p.step, "completed": p.status == "completed"} for p in msg.plan]
+                if self._todo is None:
+                    self._todo = self._item("item.started", "todo_list", items=items)
+                else:
+                    self._todo = {**self._todo, "items": items}
+                    self._line({"type": "item.updated", "item": self._todo})
+            case McpToolCallBeginEvent():
+                self._running[msg.call_id] = self._item(
+                    "item.started",
+                    "mcp_tool_call",
+                    server=msg.server,
+                    tool=msg.tool,
+                    arguments=msg.arguments,
+                    result=None,
+                    error=None,
+                    status="in_progress",
+                )
+            case McpToolCallEndEvent():
+                started = self._running.pop(msg.call_id, None) or self._item(
+                    "item.started", "mcp_tool_call", server=msg.server, tool=msg.tool
+                )
+                done = {
+                    **started,
+                    "result": msg.result,
+                    "error": {"message": msg.error} if msg.error else None,
+                    "status": "failed" if msg.error else "completed",
+                }
+                self._line({"type": "item.completed", "item": done})
+            case TokenCountEvent():
+                if msg.info is not None:
+                    self._usage = self._usage + msg.info.last_token_usage
+            case StreamErrorEvent():
+                self._line({"type": "error", "message": msg.message})
+            case WarningEvent():
+                self._item("item.completed", "error", message=msg.message)
+            case ErrorEvent():
+                self._error = msg.message
+                self._line({"type": "error", "message": msg.message})
+            case TurnAbortedEvent():
+                self._finish_todo()
+                self.failed = True
+                self._line({"type": "turn.failed", "error": {"message": "turn interrupted"}})
+            case TaskCompleteEvent():
+                self._finish_todo()
+                if self._error is not None:
+                    self.failed = True
+                    self._line({"type": "turn.failed", "error": {"message": self._error}})
+                else:
+                    usage = self._usage
+                    self._line(
+                        {
+                            "type": "turn.completed",
+                            "usage": {
+                                "input_tokens": usage.input_tokens,
+                                "cached_input_tokens": usage.cached_input_tokens,
+                                "output_tokens": usage.output_tokens,
+                            },
+                        }
+                    )
+            case _:
+                pass
+
+    def _finish_todo(self) -> None:
+        if self._todo is not None:
+            self._line({"type": "item.completed", "item": self._todo})
+            self._todo = None

@@ -1,0 +1,73 @@
+"""Drives one `codex exec` session: submit the prompt, feed events to the output, shut down."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Protocol
+
+from codex_core.config import Config
+
+from codex_core.protocol import (
+    Event,
+    LocalImageInput,
+    ShutdownCompleteEvent,
+    ShutdownOp,
+    TaskCompleteEvent,
+    TextInput,
+    TurnAbortedEvent,
+    UserTurnOp,
+)
+from codex_core.session import Session
+
+
+class EventProcessor(Protocol):
+    """Prints events; remembers whether the turn failed and the last message."""
+
+    failed: bool
+    last_message: str | None
+
+    def handle(self, event: Event) -> None: ...
+
+
+async def run_exec_session(
+    config: Config,
+    prompt: str,
+    *,
+    images: list[Path],
+    json_mode: bool,
+    output_last_message: Path | None,
+    color: bool,
+    resume_path: Path | None = None,
+) -> int:
+    """Run one turn to completion; returns the process exit code."""
+    processor: EventProcessor
+    if json_mode:
+        from codex_tui.exec_jsonl import JsonlProcessor
+
+        processor = JsonlProcessor(sys.stdout)
+    else:
+        from codex_tui.exec_human import HumanProcessor
+
+        processor = HumanProcessor(config, prompt, out=sys.stdout, err=sys.stderr, color=color)
+    session = await Session.create(config, source="exec", resume_path=resume_path)
+    items: list[TextInput | LocalImageInput] = [TextInput(text=prompt)]
+    items.extend(LocalImageInput(path=str(p)) for p in images)
+    await session.submit(UserTurnOp(items=list(items)))
+    try:
+        while True:
+            event = await session.next_event()
+            processor.handle(event)
+            if isinstance(event.msg, TaskCompleteEvent | TurnAbortedEvent):
+                break
+    finally:
+        await session.submit(ShutdownOp())
+        while not isinstance((await session.next_event()).msg, ShutdownCompleteEvent):
+            pass
+    if output_last_message is not None:
+        try:
+            output_last_message.write_text(processor.last_message or "", encoding="utf-8")
+        except OSError as err:
+            print(f"codex: cannot write {output_last_message}: {err.strerror}", file=sys.stderr)
+            return 1
+    return 1 if processor.failed else 0

@@ -1,0 +1,26 @@
+"""Mapping command-line flags onto config overrides (shared by the TUI and exec)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from codex_core.config import ConfigOverrides
+
+
+def overrides_from_args(ns: argparse.Namespace, *, approval: str | None) -> ConfigOverrides:
+    """ConfigOverrides for the common flags; `--full-auto` and `--yolo` pick policy pairs."""
+    sandbox = ns.sandbox
+    if ns.yolo:
+        sandbox, approval = "danger-full-access", "never"
+    elif ns.full_auto:
+        sandbox = sandbox or "workspace-write"
+        approval = approval or "on-request"
+    return ConfigOverrides(
+        model=ns.model,
+        cwd=Path(ns.cd).expanduser() if ns.cd else None,
+        approval_policy=approval,  # type: ignore[arg-type]
+        sandbox_mode=sandbox,
+        profile=ns.profile,
+        oss=bool(ns.oss),
+    )
