@@ -27,7 +27,7 @@ def test_import_rules_core_never_loads_textual_or_tui() -> None:
     assert not any(m == "codex_tui" or m.startswith("codex_tui.") for m in mods)
 
 
-@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["exec", "--help"]])
+@pytest.mark.parametrize("argv", [["--version"], ["--help"]])
 def test_import_rules_version_and_help_stay_light(argv: list[str]) -> None:
     code = (
         "import sys\n"
