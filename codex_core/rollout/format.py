@@ -124,10 +124,18 @@ def message_text(item: dict[str, Any]) -> str:
     return "\n".join(parts)
 
 
+def injected_kind(text: str) -> str | None:
+    """Which injected block (its prefix) a user message is, or None if the user typed it."""
+    head = text.lstrip()[:40].lower()
+    for prefix in INJECTED_PREFIXES:
+        if head.startswith(prefix):
+            return prefix
+    return None
+
+
 def is_injected_text(text: str) -> bool:
     """Whether a user message was injected by the agent (instructions, environment context)."""
-    head = text.lstrip()[:40].lower()
-    return head.startswith(INJECTED_PREFIXES)
+    return injected_kind(text) is not None
 
 
 def real_user_text(item: dict[str, Any]) -> str | None:

@@ -1,0 +1,88 @@
+"""The head of a rollout file: its session_meta and first real user message, read cheaply."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from codex_core.rollout.format import is_injected_text, real_user_text
+from codex_core.rollout.reader import parse_line
+
+# A head never needs more than this; multi-MB rollouts are never read whole for a listing.
+HEAD_MAX_BYTES = 1 << 20
+HEAD_MAX_LINES = 200
+PREVIEW_MAX_CHARS = 1000
+
+
+@dataclass(frozen=True)
+class Head:
+    """What a listing shows about a session, taken from the start of its rollout."""
+
+    session_id: str | None = None
+    created_at: str | None = None
+    cwd: str | None = None
+    git_branch: str | None = None
+    model_provider: str | None = None
+    source: str | None = None
+    preview: str | None = None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _preview(line_type: str, payload: dict[str, Any]) -> str | None:
+    """The user-typed text a line carries, if it is a real user message."""
+    if line_type == "event_msg" and payload.get("type") == "user_message":
+        text = _text(payload.get("message"))
+    elif line_type == "response_item":
+        text = real_user_text(payload)
+    else:
+        return None
+    if text is None or not text.strip() or is_injected_text(text):
+        return None
+    return text.strip()[:PREVIEW_MAX_CHARS]
+
+
+def read_head(path: str) -> Head:
+    """Read just enough of a rollout to find its session_meta and first real user message.
+
+    Stops at the first user message, after `HEAD_MAX_LINES` lines or `HEAD_MAX_BYTES` bytes.
+    Unreadable files give an empty `Head` (no preview, so listings skip them).
+    """
+    meta: dict[str, Any] | None = None
+    preview: str | None = None
+    budget = HEAD_MAX_BYTES
+    try:
+        with open(path, "rb") as handle:
+            for _ in range(HEAD_MAX_LINES):
+                raw = handle.readline(budget)
+                if not raw:
+                    break
+                budget -= len(raw)
+                if not raw.endswith(b"\n") and budget <= 0:
+                    break  # the budget ran out in the middle of a line
+                line = parse_line(raw)
+                if line is None:
+                    continue
+                if line.type == "session_meta" and meta is None:
+                    meta = line.payload
+                elif preview is None:
+                    preview = _preview(line.type, line.payload)
+                if preview is not None and meta is not None:
+                    break
+    except OSError:
+        return Head()
+    if meta is None:
+        return Head(preview=preview)
+    git = meta.get("git")
+    branch = _text(git.get("branch")) if isinstance(git, dict) else None
+    return Head(
+        session_id=_text(meta.get("id")),
+        created_at=_text(meta.get("timestamp")),
+        cwd=_text(meta.get("cwd")),
+        git_branch=branch,
+        model_provider=_text(meta.get("model_provider")),
+        source=_text(meta.get("source")),
+        preview=preview,
+    )

@@ -1,0 +1,210 @@
+"""Listing recorded sessions newest first (by last update), a page at a time.
+
+Every rollout file is stat'ed (cheap), ordered by modification time, and only the heads the
+page needs are looked at: from the SQLite catalog when the file is unchanged since it was
+cached, else by reading the start of the file.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from codex_core.rollout.catalog import Catalog
+from codex_core.rollout.format import ARCHIVED_DIR, parse_rollout_name
+from codex_core.rollout.head import Head, read_head
+from codex_core.rollout.scan import rollout_entries
+
+DEFAULT_PAGE_SIZE = 25
+DEFAULT_PROVIDER = "openai"
+_LOOKAHEAD = 64
+
+HeadReader = Callable[[str], Head]
+
+
+class InvalidCursorError(ValueError):
+    """A cursor string that no listing produced."""
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """One row of a session listing."""
+
+    id: str
+    path: str
+    created_at: str
+    updated_at: float
+    cwd: str | None
+    git_branch: str | None
+    model_provider: str | None
+    preview: str
+    archived: bool = False
+
+
+@dataclass
+class SessionPage:
+    """A page of sessions; pass `next_cursor` back for the next page (None at the end)."""
+
+    items: list[SessionSummary] = field(default_factory=list)
+    next_cursor: str | None = None
+
+
+_Key = tuple[int, str]  # (mtime_ns, file name): the sort key, newest first
+
+
+@dataclass(frozen=True)
+class _File:
+    mtime_ns: int
+    name: str
+    path: str
+    size: int
+
+    @property
+    def key(self) -> _Key:
+        return (self.mtime_ns, self.name)
+
+
+def encode_cursor(key: _Key) -> str:
+    """The opaque cursor for "everything older than this file"."""
+    raw = f"{key[0]}:{key[1]}".encode()
+    return base64.urlsafe_b64encode(raw).decode("ascii").rstrip("=")
+
+
+def decode_cursor(cursor: str) -> _Key:
+    """The sort key inside a cursor.
+
+    Raises:
+        InvalidCursorError: If the cursor was not made by `encode_cursor`.
+    """
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+        mtime, name = raw.split(":", 1)
+        return int(mtime), name
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidCursorError(
+            "The session list cursor is not valid; list again from the first page."
+        ) from None
+
+
+def _stat_all(codex_home: Path, include_archived: bool) -> list[_File]:
+    files: list[_File] = []
+    for entry in rollout_entries(codex_home, include_archived):
+        try:
+            info = entry.stat()
+        except OSError:
+            continue  # vanished while listing
+        files.append(_File(info.st_mtime_ns, entry.name, entry.path, info.st_size))
+    files.sort(key=lambda f: f.key, reverse=True)
+    return files
+
+
+def _same_dir(a: str, b: str) -> bool:
+    return os.path.normpath(a) == os.path.normpath(b)
+
+
+def _cwd_matcher(cwd: str | os.PathLike[str] | None) -> Callable[[str | None], bool]:
+    if cwd is None:
+        return lambda _c: True
+    wanted = {os.path.normpath(os.fspath(cwd)), os.path.realpath(os.fspath(cwd))}
+    return lambda candidate: candidate is not None and os.path.normpath(candidate) in wanted
+
+
+def _summary(file: _File, head: Head, archived_dir: str) -> SessionSummary | None:
+    if not head.preview:
+        return None  # no user message yet: nothing to resume
+    parsed = parse_rollout_name(file.name)
+    session_id = head.session_id or (parsed[1] if parsed else file.name)
+    created = head.created_at
+    if created is None and parsed is not None:
+        created = datetime.strptime(parsed[0], "%Y-%m-%dT%H-%M-%S").isoformat()
+    return SessionSummary(
+        id=session_id,
+        path=file.path,
+        created_at=created or "",
+        updated_at=file.mtime_ns / 1e9,
+        cwd=head.cwd,
+        git_branch=head.git_branch,
+        model_provider=head.model_provider,
+        preview=head.preview,
+        archived=_same_dir(os.path.dirname(file.path), archived_dir),
+    )
+
+
+def list_sessions(
+    codex_home: Path,
+    *,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    cursor: str | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+    provider: str | None = None,
+    include_archived: bool = False,
+    head_reader: HeadReader = read_head,
+) -> SessionPage:
+    """A page of recorded sessions, most recently updated first.
+
+    Sessions without a user message are skipped. A session whose meta names no provider
+    counts as the default provider (`openai`), as in the Codex CLI.
+
+    Args:
+        codex_home: The CODEX_HOME directory.
+        page_size: Sessions per page.
+        cursor: `next_cursor` of the previous page, or None for the first page.
+        cwd: Only sessions started in this directory.
+        provider: Only sessions of this model provider id.
+        include_archived: Also list `archived_sessions/`.
+        head_reader: Reads a file's head (a seam for tests that count reads).
+
+    Raises:
+        InvalidCursorError: If `cursor` is not a cursor from an earlier page.
+    """
+    codex_home = Path(codex_home)
+    after = decode_cursor(cursor) if cursor else None
+    files = _stat_all(codex_home, include_archived)
+    start = 0
+    if after is not None:
+        while start < len(files) and files[start].key >= after:
+            start += 1
+    cwd_ok = _cwd_matcher(cwd)
+    archived_dir = os.fspath(codex_home / ARCHIVED_DIR)
+    page = SessionPage()
+    if start >= len(files):
+        return page
+    catalog = Catalog(codex_home)
+    fresh: list[tuple[str, int, int, Head]] = []
+    try:
+        index = start
+        last_index = start
+        while index < len(files) and len(page.items) < page_size:
+            batch = files[index : index + _LOOKAHEAD]
+            cached = catalog.get_many([f.path for f in batch])
+            for offset, file in enumerate(batch):
+                hit = cached.get(file.path)
+                if hit is not None and hit[0] == file.size and hit[1] == file.mtime_ns:
+                    head = hit[2]
+                else:
+                    head = head_reader(file.path)
+                    fresh.append((file.path, file.size, file.mtime_ns, head))
+                last_index = index + offset
+                if not cwd_ok(head.cwd):
+                    continue
+                if provider is not None and (head.model_provider or DEFAULT_PROVIDER) != provider:
+                    continue
+                summary = _summary(file, head, archived_dir)
+                if summary is not None:
+                    page.items.append(summary)
+                    if len(page.items) == page_size:
+                        break
+            index += len(batch)
+        if last_index + 1 < len(files) and len(page.items) == page_size:
+            page.next_cursor = encode_cursor(files[last_index].key)
+        catalog.put_many(fresh)
+        if after is None:
+            catalog.prune({f.path for f in files})
+    finally:
+        catalog.close()
+    return page

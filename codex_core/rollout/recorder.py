@@ -1,0 +1,315 @@
+"""RolloutRecorder: appends a session's rollout lines from a background writer thread.
+
+`record_*` only encodes a line and puts it on a queue, so the session's event loop never
+waits for the disk. One daemon thread per recorder takes lines off the queue and appends each
+with a single `os.write` on an `O_APPEND` descriptor, so a crash leaves at most one torn line.
+`flush(fsync=True)` (end of every turn) waits until everything queued so far is written and
+synced. A write failure (full disk, read-only CODEX_HOME) becomes one warning; later lines are
+dropped quietly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import errno
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from codex_core.rollout.format import encode_line, is_persisted_event, rollout_path, utc_timestamp
+from codex_core.rollout.git_info import collect_git_info
+
+log = logging.getLogger(__name__)
+
+WarningCallback = Callable[[str], None]
+_EXIT_DRAIN_SECONDS = 2.0
+
+
+@dataclass(frozen=True)
+class _Flush:
+    """A barrier: resolve `done` once every earlier line is written (and synced if `fsync`)."""
+
+    fsync: bool
+    done: Future[None]
+
+
+@dataclass(frozen=True)
+class _Stop:
+    """Write everything queued, sync, close, then resolve `done`."""
+
+    done: Future[None]
+
+
+_Job = bytes | _Flush | _Stop
+
+
+def _problem(err: OSError) -> str:
+    if err.errno == errno.ENOSPC:
+        return "the disk is full"
+    if err.errno in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return "its folder is not writable"
+    return err.strerror or str(err)
+
+
+class RolloutRecorder:
+    """Writes one rollout file. Create with `create()` (new session) or `resume()` (append).
+
+    `on_warning` may be called from the writer thread; it must be thread-safe (e.g.
+    `list.append` or `loop.call_soon_threadsafe`). Warnings are also kept in `.warnings`.
+    """
+
+    def __init__(
+        self,
+        path: Path,
+        fd: int | None,
+        *,
+        meta: dict[str, Any] | None = None,
+        git_cwd: Path | None = None,
+        on_warning: WarningCallback | None = None,
+    ) -> None:
+        """Use `create()` or `resume()`; this wires an already-open descriptor to a writer."""
+        self.path = path
+        self.warnings: list[str] = []
+        self._fd = fd
+        self._meta = meta
+        self._git_cwd = git_cwd
+        self._on_warning = on_warning
+        self._failed = fd is None
+        self._warned = False
+        self._closed = False
+        self._queue: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=f"rollout-{path.name}", daemon=True)
+        if fd is not None:
+            self._thread.start()
+            atexit.register(self._drain_at_exit)
+
+    # ----------------------------------------------------------------- construction
+
+    @classmethod
+    def create(
+        cls,
+        codex_home: Path,
+        session_id: str,
+        cwd: Path,
+        *,
+        originator: str,
+        cli_version: str,
+        source: str,
+        model_provider: str,
+        instructions: str | None = None,
+        on_warning: WarningCallback | None = None,
+        now: float | None = None,
+    ) -> RolloutRecorder:
+        """Start `sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl` for a new session.
+
+        The first line is `session_meta`; git facts for `cwd` are gathered on the writer
+        thread. If the file cannot be created, the recorder is returned disabled with one
+        warning instead of raising.
+
+        Args:
+            codex_home: The CODEX_HOME directory.
+            session_id: The session's UUID.
+            cwd: The session's working directory.
+            originator: Which program wrote the rollout.
+            cli_version: That program's version.
+            source: `cli`, `exec`, `vscode` or `mcp`.
+            model_provider: The model provider id.
+            instructions: Base instructions, if the session overrides them.
+            on_warning: Called once with a sentence if writing fails.
+            now: Creation time (seconds since the epoch); defaults to the current time.
+        """
+        moment = time.time() if now is None else now
+        path = rollout_path(codex_home, session_id, moment)
+        meta: dict[str, Any] = {
+            "id": session_id,
+            "timestamp": utc_timestamp(moment),
+            "cwd": str(cwd),
+            "originator": originator,
+            "cli_version": cli_version,
+            "instructions": instructions,
+            "source": source,
+            "model_provider": model_provider,
+        }
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd: int | None = os.open(
+                path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600
+            )
+        except OSError as err:
+            fd = None
+            failure: OSError | None = err
+        else:
+            failure = None
+        recorder = cls(path, fd, meta=meta, git_cwd=Path(cwd), on_warning=on_warning)
+        if failure is not None:
+            recorder._warn(failure)
+        return recorder
+
+    @classmethod
+    def resume(cls, path: Path, on_warning: WarningCallback | None = None) -> RolloutRecorder:
+        """Reopen an existing rollout and append to it.
+
+        A torn last line left by a crash is terminated first so new lines stay readable.
+        If the file cannot be opened for appending, the recorder is returned disabled with
+        one warning.
+        """
+        try:
+            fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
+        except OSError as err:
+            recorder = cls(Path(path), None, on_warning=on_warning)
+            recorder._warn(err)
+            return recorder
+        return cls(Path(path), fd, on_warning=on_warning)
+
+    # ----------------------------------------------------------------- recording
+
+    def record_items(self, items: list[tuple[str, dict[str, Any]]]) -> None:
+        """Queue rollout lines given as (line type, payload); never waits for the disk."""
+        if self._closed or self._failed:
+            return
+        for line_type, payload in items:
+            # Encode now: the caller may mutate its dicts after this returns.
+            self._queue.put(encode_line(line_type, payload))
+
+    def record_response_items(self, items: list[dict[str, Any]]) -> None:
+        """Queue Responses API items (wire dicts) as `response_item` lines."""
+        self.record_items([("response_item", item) for item in items])
+
+    def record_event(self, event: dict[str, Any]) -> None:
+        """Queue an EventMsg (wire dict) as an `event_msg` line if its type is persisted."""
+        event_type = event.get("type")
+        if isinstance(event_type, str) and is_persisted_event(event_type):
+            self.record_items([("event_msg", event)])
+
+    # ----------------------------------------------------------------- flushing
+
+    def _submit(self, job_for: Callable[[Future[None]], _Job]) -> Future[None]:
+        done: Future[None] = Future()
+        if self._closed or not self._thread.is_alive():
+            done.set_result(None)
+        else:
+            self._queue.put(job_for(done))
+        return done
+
+    async def flush(self, fsync: bool = False) -> None:
+        """Wait until every queued line is written; with `fsync`, also synced to disk."""
+        await asyncio.wrap_future(self._submit(lambda done: _Flush(fsync, done)))
+
+    def flush_sync(self, fsync: bool = False, timeout: float | None = None) -> None:
+        """Blocking `flush`, for code that is not running in an event loop."""
+        self._submit(lambda done: _Flush(fsync, done)).result(timeout)
+
+    async def shutdown(self) -> None:
+        """Write and sync everything queued, then close the file; later records are dropped."""
+        done = self._submit(_Stop)
+        self._closed = True
+        await asyncio.wrap_future(done)
+        atexit.unregister(self._drain_at_exit)
+
+    def shutdown_sync(self, timeout: float | None = None) -> None:
+        """Blocking `shutdown`."""
+        done = self._submit(_Stop)
+        self._closed = True
+        done.result(timeout)
+        atexit.unregister(self._drain_at_exit)
+
+    def _drain_at_exit(self) -> None:
+        """At interpreter exit, give the daemon writer a moment to finish queued lines."""
+        if not self._closed:
+            try:
+                self.shutdown_sync(timeout=_EXIT_DRAIN_SECONDS)
+            except TimeoutError:
+                log.warning("rollout %s: gave up waiting for the writer at exit", self.path)
+
+    # ----------------------------------------------------------------- writer thread
+
+    def _run(self) -> None:
+        self._terminate_torn_tail()
+        if self._meta is not None:
+            meta = dict(self._meta)
+            git = collect_git_info(self._git_cwd) if self._git_cwd is not None else None
+            if git:
+                meta["git"] = git
+            self._write(encode_line("session_meta", meta))
+        while True:
+            job = self._queue.get()
+            if isinstance(job, bytes):
+                self._write(job)
+            elif isinstance(job, _Flush):
+                if job.fsync:
+                    self._sync()
+                job.done.set_result(None)
+            else:
+                self._sync()
+                self._close_fd()
+                job.done.set_result(None)
+                return
+
+    def _terminate_torn_tail(self) -> None:
+        """If the file ends mid-line (a crash), end that line so the next one parses."""
+        if self._fd is None or self._meta is not None:
+            return
+        try:
+            size = os.fstat(self._fd).st_size
+            if size > 0:
+                with open(self.path, "rb") as existing:
+                    existing.seek(size - 1)
+                    if existing.read(1) != b"\n":
+                        self._write(b"\n")
+        except OSError as err:
+            log.debug("rollout %s: cannot inspect the last line: %s", self.path, err)
+
+    def _write(self, data: bytes) -> None:
+        if self._failed or self._fd is None:
+            return
+        try:
+            written = os.write(self._fd, data)
+            while written < len(data):  # a short write only happens when space runs out
+                written += os.write(self._fd, data[written:])
+        except OSError as err:
+            self._warn(err)
+            self._close_fd()
+
+    def _sync(self) -> None:
+        if self._failed or self._fd is None:
+            return
+        try:
+            os.fsync(self._fd)
+        except OSError as err:
+            if err.errno != errno.EINVAL:  # special files (pipes, /dev/*) cannot be synced
+                self._warn(err)
+                self._close_fd()
+
+    def _close_fd(self) -> None:
+        if self._fd is not None:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+            self._fd = None
+
+    def _warn(self, err: OSError) -> None:
+        """Report the first failure once; after it every line is dropped."""
+        self._failed = True
+        if self._warned:
+            return
+        self._warned = True
+        message = (
+            f"This session cannot be saved to {self.path} because {_problem(err)}; "
+            "free some disk space or set CODEX_HOME to a writable folder to keep future sessions."
+        )
+        log.warning("%s (%s)", message, err)
+        self.warnings.append(message)
+        if self._on_warning is not None:
+            try:
+                self._on_warning(message)
+            except Exception:  # a broken callback must not kill the writer
+                log.exception("rollout warning callback failed")
