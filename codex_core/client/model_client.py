@@ -1,0 +1,241 @@
+"""ModelClient: streams one model response over HTTP, retrying failed requests with backoff."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+
+from codex_core import __version__
+from codex_core.client.chat import ChatStream, chat_body
+from codex_core.client.errors import (
+    InvalidResponse,
+    ModelClientError,
+    RequestFailed,
+    StreamDisconnected,
+)
+from codex_core.client.events import ResponseEvent, RetryNotice
+from codex_core.client.failures import (
+    final_http_error,
+    missing_key_error,
+    one_line,
+    read_http_failure,
+    unreachable_error,
+    wrong_content_type_error,
+)
+from codex_core.client.prompt import Prompt
+from codex_core.client.responses import ResponsesStream, responses_body
+from codex_core.client.retry import backoff_delay
+from codex_core.client.sse import SseDecoder
+from codex_core.model_provider import ModelProviderInfo
+
+log = logging.getLogger(__name__)
+
+ORIGINATOR = "codex_cli_py"
+CONNECT_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class _RetryableFailure:
+    """A failed attempt worth retrying; `error` is raised once the retries run out."""
+
+    reason: str
+    retry_after: float | None
+    error: ModelClientError
+
+
+class ModelClient:
+    """Talks to one provider and model for one session, over the provider's wire API."""
+
+    def __init__(
+        self,
+        provider: ModelProviderInfo,
+        model: str,
+        *,
+        provider_id: str = "openai",
+        session_id: str,
+        api_key: str | None,
+        effort: str | None = None,
+        summary: str | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.provider = provider
+        self.model = model
+        self.provider_id = provider_id
+        self.session_id = session_id
+        self._api_key = api_key
+        self._effort = effort
+        self._summary = summary
+        self._sleep = sleep
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            timeout=httpx.Timeout(CONNECT_TIMEOUT_S, read=None),
+            follow_redirects=False,
+        )
+
+    @property
+    def url(self) -> str:
+        """The endpoint this client posts to (query parameters not included)."""
+        suffix = "/responses" if self.provider.wire_api == "responses" else "/chat/completions"
+        return self.provider.resolved_base_url() + suffix
+
+    def request_headers(self) -> dict[str, str]:
+        """Headers of every request: protocol, session, credentials, then the provider's own."""
+        headers = {
+            "Accept": "text/event-stream",
+            "originator": ORIGINATOR,
+            "session_id": self.session_id,
+            "User-Agent": f"{ORIGINATOR}/{__version__}",
+        }
+        if self.provider.wire_api == "responses":
+            headers["OpenAI-Beta"] = "responses=experimental"
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        headers.update(self.provider.headers())
+        return headers
+
+    def request_body(self, prompt: Prompt) -> dict[str, Any]:
+        """The JSON body for `prompt` in the provider's wire format."""
+        if self.provider.wire_api == "responses":
+            return responses_body(
+                prompt,
+                self.model,
+                session_id=self.session_id,
+                effort=self._effort,
+                summary=self._summary,
+            )
+        return chat_body(prompt, self.model)
+
+    async def stream(self, prompt: Prompt) -> AsyncIterator[ResponseEvent]:
+        """Send `prompt` and yield the response's events until `Completed`.
+
+        Raises:
+            ModelClientError: a subclass saying what went wrong, in one sentence.
+        """
+        if self.provider.env_key and not self._api_key:
+            raise missing_key_error(self.provider)
+        request = self._http.build_request(
+            "POST",
+            self.url,
+            json=self.request_body(prompt),
+            headers=self.request_headers(),
+            params=self.provider.query_params or None,
+        )
+        max_retries = self.provider.effective_request_max_retries
+        attempt = 0
+        while True:
+            outcome = await self._attempt(request, attempt)
+            if isinstance(outcome, httpx.Response):
+                response = outcome
+                break
+            if attempt >= max_retries:
+                raise outcome.error
+            attempt += 1
+            delay = outcome.retry_after
+            if delay is None:
+                delay = backoff_delay(attempt)
+            log.info("retrying model request %d/%d in %.2fs", attempt, max_retries, delay)
+            yield RetryNotice(attempt, max_retries, delay, outcome.reason)
+            await self._sleep(delay)
+        try:
+            async for event in self._events(response):
+                yield event
+        finally:
+            await response.aclose()
+
+    async def aclose(self) -> None:
+        """Close the HTTP connections."""
+        await self._http.aclose()
+
+    async def _attempt(
+        self, request: httpx.Request, retries_done: int
+    ) -> httpx.Response | _RetryableFailure:
+        """Send once: the open response, or why it failed (raising when retrying is pointless)."""
+        idle = self.provider.effective_stream_idle_timeout_s
+        try:
+            async with asyncio.timeout(idle):
+                response = await self._http.send(request, stream=True)
+        except TimeoutError:
+            raise StreamDisconnected(
+                f"{self.provider.name} sent no response within {idle:g}s; check your network "
+                "or raise stream_idle_timeout_ms for this provider in config.toml."
+            ) from None
+        except (httpx.UnsupportedProtocol, httpx.InvalidURL) as err:
+            raise RequestFailed(
+                f"The base_url of provider {self.provider_id} is not a valid http(s) URL "
+                f"({one_line(str(err), 120)}); fix it in config.toml."
+            ) from None
+        except httpx.TransportError as err:
+            cause = str(err) or type(err).__name__
+            error = unreachable_error(self.provider, self.url, cause, retries_done)
+            return _RetryableFailure(f"connection failed ({one_line(cause, 80)})", None, error)
+        if response.is_success:
+            return response
+        try:
+            async with asyncio.timeout(idle):
+                body = await response.aread()
+        except (TimeoutError, httpx.HTTPError):
+            body = b""
+        finally:
+            await response.aclose()
+        failure = read_http_failure(response.status_code, response.headers, body)
+        final = final_http_error(failure, self.provider, self.url, retries_done)
+        if not failure.retryable:
+            raise final
+        return _RetryableFailure(failure.reason(), failure.retry_after, final)
+
+    async def _events(self, response: httpx.Response) -> AsyncIterator[ResponseEvent]:
+        """Decode the SSE body of a successful response into ResponseEvents."""
+        content_type = response.headers.get("content-type", "")
+        idle = self.provider.effective_stream_idle_timeout_s
+        if content_type and "event-stream" not in content_type.lower():
+            try:
+                async with asyncio.timeout(idle):
+                    body = await response.aread()
+            except (TimeoutError, httpx.HTTPError):
+                body = b""
+            raise wrong_content_type_error(self.provider, self.url, content_type, body)
+        translator = (
+            ResponsesStream(self.provider)
+            if self.provider.wire_api == "responses"
+            else ChatStream(self.provider)
+        )
+        decoder = SseDecoder()
+        chunks = response.aiter_bytes()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + idle
+        while not translator.done:
+            try:
+                async with asyncio.timeout_at(deadline):
+                    chunk = await anext(chunks, None)
+            except TimeoutError:
+                raise StreamDisconnected(
+                    f"{self.provider.name} sent nothing for {idle:g}s; check your network or raise "
+                    "stream_idle_timeout_ms for this provider in config.toml."
+                ) from None
+            except httpx.DecodingError as err:
+                raise InvalidResponse(
+                    f"{self.provider.name} sent a body that could not be decoded ({one_line(str(err), 80)})."
+                ) from None
+            except httpx.TransportError as err:
+                raise StreamDisconnected(
+                    f"The connection to {self.provider.name} dropped mid-response "
+                    f"({one_line(str(err) or type(err).__name__, 80)}); check your network."
+                ) from None
+            sse_events = decoder.feed(chunk) if chunk is not None else decoder.finish()
+            if sse_events:
+                deadline = loop.time() + idle
+            for sse in sse_events:
+                for event in translator.feed(sse):
+                    yield event
+                if translator.done:
+                    return
+            if chunk is None:
+                for event in translator.finish():
+                    yield event
+                return

@@ -1,0 +1,147 @@
+"""The Responses API wire format: request body and the SSE events of a streamed response."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from codex_core.client.errors import StreamDisconnected
+from codex_core.client.events import (
+    Completed,
+    Created,
+    OutputItemAdded,
+    OutputItemDone,
+    OutputTextDelta,
+    ReasoningSummaryDelta,
+    ReasoningSummaryPartAdded,
+    ResponseEvent,
+)
+from codex_core.client.failures import not_json_error, response_failed_error
+from codex_core.client.prompt import Prompt
+from codex_core.client.sse import SseEvent
+from codex_core.model_provider import ModelProviderInfo
+from codex_core.protocol.common import TokenUsage
+from codex_core.protocol.items import ResponseItem, parse_response_item
+
+log = logging.getLogger(__name__)
+
+
+def input_item_to_wire(item: ResponseItem) -> dict[str, Any]:
+    """One history item as request input: ids are dropped, as nothing is stored server-side."""
+    wire = item.to_wire()
+    wire.pop("id", None)
+    if wire.get("type") == "reasoning":
+        # Raw reasoning text is never sent back; the encrypted content carries it.
+        wire.pop("content", None)
+    return wire
+
+
+def responses_body(
+    prompt: Prompt,
+    model: str,
+    *,
+    session_id: str,
+    effort: str | None,
+    summary: str | None,
+) -> dict[str, Any]:
+    """The JSON body of `POST {base_url}/responses`."""
+    body: dict[str, Any] = {
+        "model": model,
+        "instructions": prompt.instructions,
+        "input": [input_item_to_wire(item) for item in prompt.input],
+        "tools": [tool.to_responses() for tool in prompt.tools],
+        "tool_choice": "auto",
+        "parallel_tool_calls": False,
+        "store": False,
+        "stream": True,
+        "prompt_cache_key": session_id,
+    }
+    reasoning: dict[str, str] = {}
+    if effort:
+        reasoning["effort"] = effort
+    if summary and summary != "none":
+        reasoning["summary"] = summary
+    if reasoning:
+        body["reasoning"] = reasoning
+        body["include"] = ["reasoning.encrypted_content"]
+    return body
+
+
+def usage_from_responses(raw: Any) -> TokenUsage | None:
+    """`response.usage` of a completed response as TokenUsage."""
+    if not isinstance(raw, dict):
+        return None
+
+    def count(container: Any, key: str) -> int:
+        value = container.get(key) if isinstance(container, dict) else None
+        return value if isinstance(value, int) else 0
+
+    input_tokens = count(raw, "input_tokens")
+    output_tokens = count(raw, "output_tokens")
+    return TokenUsage(
+        input_tokens=input_tokens,
+        cached_input_tokens=count(raw.get("input_tokens_details"), "cached_tokens"),
+        output_tokens=output_tokens,
+        reasoning_output_tokens=count(raw.get("output_tokens_details"), "reasoning_tokens"),
+        total_tokens=count(raw, "total_tokens") or input_tokens + output_tokens,
+    )
+
+
+class ResponsesStream:
+    """Translates Responses SSE events into ResponseEvents; `done` once the response completed."""
+
+    def __init__(self, provider: ModelProviderInfo) -> None:
+        self._provider = provider
+        self.done = False
+
+    def feed(self, sse: SseEvent) -> list[ResponseEvent]:
+        """Handle one SSE event; raises the matching error for `response.failed`."""
+        if self.done:
+            return []
+        try:
+            data = json.loads(sse.data)
+        except ValueError:
+            raise not_json_error(self._provider, sse.data) from None
+        if not isinstance(data, dict):
+            raise not_json_error(self._provider, sse.data)
+        kind = data.get("type") or sse.event
+        match kind:
+            case "response.created":
+                return [Created()]
+            case "response.output_text.delta":
+                return [OutputTextDelta(str(data.get("delta", "")))]
+            case "response.reasoning_summary_text.delta":
+                return [ReasoningSummaryDelta(str(data.get("delta", "")))]
+            case "response.reasoning_summary_part.added":
+                return [ReasoningSummaryPartAdded()]
+            case "response.output_item.added" | "response.output_item.done":
+                item = parse_response_item(data.get("item"))
+                if item is None:
+                    log.debug("skipping unknown output item: %s", data.get("item"))
+                    return []
+                if kind == "response.output_item.added":
+                    return [OutputItemAdded(item)]
+                return [OutputItemDone(item)]
+            case "response.completed":
+                self.done = True
+                response = data.get("response")
+                response = response if isinstance(response, dict) else {}
+                return [
+                    Completed(
+                        response_id=str(response.get("id") or ""),
+                        token_usage=usage_from_responses(response.get("usage")),
+                    )
+                ]
+            case "response.failed":
+                raise response_failed_error(data, self._provider)
+            case _:
+                return []
+
+    def finish(self) -> list[ResponseEvent]:
+        """End of the body: without `response.completed` the stream counts as dropped."""
+        if not self.done:
+            raise StreamDisconnected(
+                "The model stream closed before the response completed; check your network."
+            )
+        return []
