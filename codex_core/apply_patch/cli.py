@@ -1,0 +1,60 @@
+"""The `apply_patch` command: the console script started under the name apply_patch."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from codex_core.apply_patch.apply import apply_patch
+from codex_core.apply_patch.errors import ApplyPatchError
+
+USAGE = (
+    "Usage: apply_patch 'PATCH'  (or pass the patch on stdin); the patch starts with "
+    "'*** Begin Patch' and ends with '*** End Patch'"
+)
+
+
+def main(argv: list[str]) -> int:
+    """Apply the patch given as the single argument (or on stdin) under the current directory.
+
+    Args:
+        argv: the arguments after the program name.
+
+    Returns:
+        0 on success (summary on stdout), 1 when the patch fails (message on stderr),
+        2 on a usage error.
+    """
+    if len(argv) > 1:
+        _write(sys.stderr, f"apply_patch takes exactly one argument, got {len(argv)}. {USAGE}\n")
+        return 2
+    if argv:
+        patch = argv[0]
+    else:
+        try:
+            patch = sys.stdin.read()
+        except (OSError, UnicodeDecodeError) as err:
+            _write(sys.stderr, f"apply_patch could not read the patch from stdin: {err}\n")
+            return 2
+        if not patch.strip():
+            _write(sys.stderr, f"apply_patch received no patch. {USAGE}\n")
+            return 2
+    try:
+        result = apply_patch(patch, Path.cwd())
+    except ApplyPatchError as err:
+        _write(sys.stderr, f"{err}\n")
+        return 1
+    _write(sys.stdout, result.summary())
+    return 0
+
+
+def _write(stream: TextIO, text: str) -> None:
+    """Write `text` even when it holds characters the stream's encoding cannot show."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text)
+        stream.flush()
+        return
+    stream.flush()
+    buffer.write(text.encode(stream.encoding or "utf-8", errors="backslashreplace"))
+    buffer.flush()
