@@ -1,0 +1,122 @@
+"""Choosing the platform sandbox and wrapping a command and its environment for it."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from pathlib import Path
+from typing import Literal
+
+from codex_core.exec.arg0 import linux_sandbox_exe
+from codex_core.protocol.common import SandboxPolicy
+from sandbox_helper.policy import HelperPolicy, policy_from_mapping
+from sandbox_helper.seatbelt import SANDBOX_EXEC, seatbelt_argv
+
+SandboxType = Literal["none", "linux", "macos"]
+
+NETWORK_DISABLED_ENV = "CODEX_SANDBOX_NETWORK_DISABLED"
+SANDBOX_ENV = "CODEX_SANDBOX"
+HOW_TO_PROCEED = "run with `--sandbox danger-full-access` to run commands without a sandbox"
+
+# Phrases tools print when the sandbox (not the command's own logic) refused an action.
+DENIAL_MARKERS = (
+    "permission denied",
+    "operation not permitted",
+    "read-only file system",
+)
+NOT_FOUND_EXIT = 127
+
+
+class SandboxUnavailable(Exception):
+    """The platform cannot sandbox commands; the message is one line with the fix."""
+
+
+def helper_policy(policy: SandboxPolicy) -> HelperPolicy:
+    """The stdlib-only view of a protocol `SandboxPolicy` that the helper understands."""
+    return policy_from_mapping(policy.model_dump(mode="json"))
+
+
+def linux_sandbox_problem(needs_seccomp: bool = True) -> str | None:
+    """Why the Linux sandbox cannot run here, or None when Landlock (and seccomp) work."""
+    from sandbox_helper import landlock, seccomp
+
+    if landlock.abi_version() < 1:
+        return (
+            "Landlock is not available on this kernel (needs Linux 5.13+ with Landlock "
+            f"enabled); {HOW_TO_PROCEED}"
+        )
+    if needs_seccomp and not seccomp.filter_available():
+        return f"seccomp filters are not available on this kernel or CPU; {HOW_TO_PROCEED}"
+    return None
+
+
+def select_sandbox(policy: SandboxPolicy) -> SandboxType:
+    """The sandbox to use for `policy` on this platform.
+
+    Raises:
+        SandboxUnavailable: the policy needs a sandbox this platform cannot provide.
+    """
+    if policy.mode == "danger-full-access":
+        return "none"
+    if sys.platform.startswith("linux"):
+        problem = linux_sandbox_problem(needs_seccomp=not helper_policy(policy).has_network)
+        if problem:
+            raise SandboxUnavailable(problem)
+        return "linux"
+    if sys.platform == "darwin":
+        if os.path.exists(SANDBOX_EXEC):
+            return "macos"
+        raise SandboxUnavailable(f"{SANDBOX_EXEC} was not found; {HOW_TO_PROCEED}")
+    raise SandboxUnavailable(f"commands cannot be sandboxed on {sys.platform}; {HOW_TO_PROCEED}")
+
+
+def sandbox_argv(
+    command: list[str],
+    sandbox: SandboxType,
+    policy: HelperPolicy,
+    sandbox_cwd: Path,
+    env: dict[str, str],
+    codex_home: Path | None = None,
+) -> list[str]:
+    """The argv that runs `command` inside `sandbox`."""
+    if sandbox == "linux":
+        helper = linux_sandbox_exe(codex_home)
+        return [
+            str(helper),
+            "--sandbox-policy-cwd",
+            str(sandbox_cwd),
+            "--sandbox-policy",
+            policy.to_json(),
+            "--",
+            *command,
+        ]
+    if sandbox == "macos":
+        return seatbelt_argv(command, policy, str(sandbox_cwd), env)
+    return list(command)
+
+
+def sandbox_env(env: dict[str, str], sandbox: SandboxType, policy: HelperPolicy) -> dict[str, str]:
+    """The child environment: `env` plus the markers sandboxed tools look for."""
+    child = dict(env)
+    if not policy.has_network:
+        child[NETWORK_DISABLED_ENV] = "1"
+    if sandbox == "macos":
+        child[SANDBOX_ENV] = "seatbelt"
+    return child
+
+
+def is_likely_sandbox_denied(
+    sandbox: SandboxType, exit_code: int, raw_signal: int | None, stderr: str, stdout: str
+) -> bool:
+    """Whether a failure looks like the sandbox refusing an action.
+
+    Needs a sandbox and a failure; "command not found" (127) never counts. A SIGSYS death
+    (a seccomp kill) always counts; otherwise a known refusal phrase must appear.
+    """
+    if sandbox == "none" or exit_code == 0 or exit_code == NOT_FOUND_EXIT:
+        return False
+    if raw_signal == signal.SIGSYS:
+        return True
+    text = f"{stderr}\n{stdout}".lower()
+    return any(marker in text for marker in DENIAL_MARKERS)

@@ -1,0 +1,163 @@
+"""Spawning a command (sandboxed or not) with streaming output, caps, timeout and cancel."""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import logging
+import os
+import signal
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal
+
+from codex_core.exec.output import CappedText
+from codex_core.exec.params import ExecParams, ExecResult
+from codex_core.exec.sandbox import (
+    SandboxType,
+    helper_policy,
+    is_likely_sandbox_denied,
+    sandbox_argv,
+    sandbox_env,
+)
+from codex_core.protocol.common import SandboxPolicy
+
+log = logging.getLogger(__name__)
+
+StreamName = Literal["stdout", "stderr"]
+OutputCallback = Callable[[StreamName, str], None]
+
+TIMEOUT_EXIT_CODE = 124
+# After the direct child exits, how long a grandchild may keep our pipes open before we
+# stop reading (e.g. `sleep 100 &` inherits stdout).
+PIPE_GRACE_S = 0.25
+
+
+class _Sink:
+    """Decodes chunks per stream, feeds the callback and the capped buffers."""
+
+    def __init__(self, on_output: OutputCallback | None) -> None:
+        self.on_output = on_output
+        self.decoders = {
+            name: codecs.getincrementaldecoder("utf-8")(errors="replace")
+            for name in ("stdout", "stderr")
+        }
+        self.streams = {"stdout": CappedText(), "stderr": CappedText()}
+        self.aggregated = CappedText()
+
+    def feed(self, name: StreamName, data: bytes, final: bool = False) -> None:
+        text = self.decoders[name].decode(data, final=final)
+        if not text:
+            return
+        self.streams[name].append(text)
+        self.aggregated.append(text)
+        if self.on_output is not None:
+            try:
+                self.on_output(name, text)
+            except Exception:  # a broken listener must not lose the command's output
+                log.exception("exec output callback failed")
+
+
+class _ExecProtocol(asyncio.SubprocessProtocol):
+    def __init__(self, sink: _Sink, loop: asyncio.AbstractEventLoop) -> None:
+        self.sink = sink
+        self.exited: asyncio.Future[None] = loop.create_future()
+        self.closed: asyncio.Future[None] = loop.create_future()
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        raw = data.encode() if isinstance(data, str) else data
+        self.sink.feed("stdout" if fd == 1 else "stderr", raw)
+
+    def process_exited(self) -> None:
+        if not self.exited.done():
+            self.exited.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+
+def kill_process_group(pgid: int) -> None:
+    """SIGKILL every process in the group (the command and everything it started)."""
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+async def run_exec(
+    params: ExecParams,
+    sandbox: SandboxType,
+    policy: SandboxPolicy,
+    sandbox_cwd: Path,
+    on_output: OutputCallback | None = None,
+    codex_home: Path | None = None,
+) -> ExecResult:
+    """Run `params.command` inside `sandbox`, streaming decoded output to `on_output`.
+
+    The command gets its own session (process group) and /dev/null as stdin. On timeout
+    or when the awaiting task is cancelled, the whole group is SIGKILLed; cancellation is
+    re-raised after the kill.
+
+    Raises:
+        OSError: the command (or the sandbox helper) could not be started.
+    """
+    helper = helper_policy(policy)
+    argv = sandbox_argv(params.command, sandbox, helper, sandbox_cwd, params.env, codex_home)
+    env = sandbox_env(params.env, sandbox, helper)
+    loop = asyncio.get_running_loop()
+    sink = _Sink(on_output)
+    started = time.monotonic()
+    transport, protocol = await loop.subprocess_exec(
+        lambda: _ExecProtocol(sink, loop),
+        *argv,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=params.cwd,
+        env=env,
+        start_new_session=True,
+    )
+    pid = transport.get_pid()
+    timed_out = False
+    try:
+        timeout_s = params.timeout_ms / 1000 if params.timeout_ms is not None else None
+        done, _ = await asyncio.wait([protocol.exited], timeout=timeout_s)
+        if not done:
+            timed_out = True
+            kill_process_group(pid)
+            await protocol.exited
+        await asyncio.wait([protocol.closed], timeout=PIPE_GRACE_S)
+    except asyncio.CancelledError:
+        kill_process_group(pid)
+        transport.close()
+        raise
+    transport.close()
+    sink.feed("stdout", b"", final=True)
+    sink.feed("stderr", b"", final=True)
+    returncode = transport.get_returncode()
+    raw_signal = -returncode if returncode is not None and returncode < 0 else None
+    exit_code = 128 + raw_signal if raw_signal is not None else (returncode or 0)
+    stdout = sink.streams["stdout"].text()
+    stderr = sink.streams["stderr"].text()
+    aggregated = sink.aggregated.text()
+    if timed_out:
+        exit_code = TIMEOUT_EXIT_CODE
+        notice = f"command timed out after {params.timeout_ms} ms\n"
+        sep = "" if not aggregated or aggregated.endswith("\n") else "\n"
+        aggregated += sep + notice
+        stderr += ("" if not stderr or stderr.endswith("\n") else "\n") + notice
+    denied = not timed_out and is_likely_sandbox_denied(
+        sandbox, exit_code, raw_signal, stderr, stdout
+    )
+    return ExecResult(
+        exit_code=exit_code,
+        stdout=stdout,
+        stderr=stderr,
+        aggregated_output=aggregated,
+        duration_ms=int((time.monotonic() - started) * 1000),
+        timed_out=timed_out,
+        sandbox_denied=denied,
+    )
