@@ -1,0 +1,58 @@
+"""Unit tests for the seccomp BPF program, checked with a tiny BPF interpreter."""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+
+from sandbox_helper import seccomp
+
+ALLOW, EPERM, KILL = seccomp.RET_ALLOW, seccomp.RET_ERRNO | 1, seccomp.RET_KILL_PROCESS
+
+
+def run_filter(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -> int:
+    """Evaluate the classic-BPF program against a seccomp_data record."""
+    padded = (tuple(args) + (0,) * 6)[:6]
+    data = struct.pack("=iIQ6Q", nr, arch, 0, *padded)
+    insns = [struct.unpack_from("=HBBI", program, i) for i in range(0, len(program), 8)]
+    acc, pc = 0, 0
+    while True:
+        code, jt, jf, k = insns[pc]
+        if code == seccomp.LD_W_ABS:
+            acc = struct.unpack_from("=I", data, k)[0]
+        elif code == seccomp.JEQ_K:
+            pc += jt if acc == k else jf
+        elif code == seccomp.JGE_K:
+            pc += jt if acc >= k else jf
+        elif code == seccomp.RET_K:
+            return k
+        else:
+            raise AssertionError(f"unexpected opcode {code:#x}")
+        pc += 1
+
+
+@pytest.mark.parametrize("arch", sorted(seccomp.ARCHES))
+def test_seccomp_filter_blocks_network_ptrace_and_io_uring(arch: str) -> None:
+    audit, numbers, _ = seccomp.ARCHES[arch]
+    program = seccomp.build_network_filter(arch)
+    for name in seccomp.BLOCKED_NAMES:
+        assert run_filter(program, numbers[name], audit) == EPERM, name
+    assert run_filter(program, numbers["socket"], audit, (2,)) == EPERM  # AF_INET
+    assert run_filter(program, numbers["socket"], audit, (10,)) == EPERM  # AF_INET6
+    assert run_filter(program, numbers["socket"], audit, (1,)) == ALLOW  # AF_UNIX
+    assert run_filter(program, numbers["socketpair"], audit, (1,)) == ALLOW
+    assert run_filter(program, numbers["sendto"], audit, (3, 0, 1, 0, 0)) == ALLOW  # send()
+    assert run_filter(program, numbers["sendto"], audit, (3, 0, 1, 0, 0x7FFF0000)) == EPERM
+    assert run_filter(program, 0, audit) == ALLOW  # read / io_setup: untouched
+
+
+def test_seccomp_filter_kills_foreign_arch_and_x32_syscalls() -> None:
+    program = seccomp.build_network_filter("x86_64")
+    assert run_filter(program, 3, 0x40000003) == KILL  # i386
+    assert run_filter(program, 0x40000000 | 42, seccomp.ARCHES["x86_64"][0]) == KILL
+
+
+def test_seccomp_filter_refuses_unknown_architecture() -> None:
+    with pytest.raises(seccomp.SeccompError, match="riscv64"):
+        seccomp.build_network_filter("riscv64")
