@@ -155,9 +155,7 @@ def test_apply_patch_parse_error_writes_nothing(tmp_path: Path) -> None:
 
 def test_apply_patch_error_for_missing_lines_names_file_and_line(tmp_path: Path) -> None:
     (tmp_path / "m.txt").write_text("alpha\nbeta\ngamma\n")
-    message = _error(
-        _patch("*** Update File: m.txt\n@@\n alpha\n-beta\n-delta\n+x"), tmp_path
-    )
+    message = _error(_patch("*** Update File: m.txt\n@@\n alpha\n-beta\n-delta\n+x"), tmp_path)
     assert message == (
         "Failed to find expected lines in m.txt for the change at patch line 3: line 3 of 3, "
         "'delta', does not follow the 2 line(s) before it in the file; re-read the file and "
@@ -239,9 +237,7 @@ def test_compute_changes_describes_without_writing(tmp_path: Path) -> None:
 
 
 def test_compute_changes_sees_earlier_hunks(tmp_path: Path) -> None:
-    patch = parse_patch(
-        _patch("*** Add File: a.txt\n+one\n*** Update File: a.txt\n@@\n-one\n+two")
-    )
+    patch = parse_patch(_patch("*** Add File: a.txt\n+one\n*** Update File: a.txt\n@@\n-one\n+two"))
     changes = compute_changes(patch, tmp_path)
     assert changes[1].new_content == "two\n"
     with pytest.raises(ApplyPatchError, match="an earlier hunk of this patch deletes it"):
@@ -263,6 +259,4 @@ def test_compute_changes_errors_like_apply(tmp_path: Path) -> None:
 def test_compute_changes_diff_marks_missing_final_newline(tmp_path: Path) -> None:
     (tmp_path / "n.txt").write_text("a\nb")
     (change,) = compute_changes(parse_patch(_patch("*** Update File: n.txt\n@@\n-b\n+c")), tmp_path)
-    assert change.unified_diff == (
-        "@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n"
-    )
+    assert change.unified_diff == ("@@ -1,2 +1,2 @@\n a\n-b\n\\ No newline at end of file\n+c\n")

@@ -66,14 +66,18 @@ def test_parse_patch_splits_chunks_and_marks_end_of_file() -> None:
 
 
 def test_parse_patch_allows_first_chunk_without_context_marker() -> None:
-    (hunk,) = parse_patch("*** Begin Patch\n*** Update File: f.py\n import foo\n+bar\n*** End Patch").hunks
+    (hunk,) = parse_patch(
+        "*** Begin Patch\n*** Update File: f.py\n import foo\n+bar\n*** End Patch"
+    ).hunks
     assert isinstance(hunk, UpdateFile)
     assert hunk.chunks[0].old_lines == ("import foo",)
     assert hunk.chunks[0].new_lines == ("import foo", "bar")
 
 
 def test_parse_patch_update_followed_by_add() -> None:
-    text = "*** Begin Patch\n*** Update File: a\n@@\n+line\n*** Add File: b\n+content\n*** End Patch"
+    text = (
+        "*** Begin Patch\n*** Update File: a\n@@\n+line\n*** Add File: b\n+content\n*** End Patch"
+    )
     assert parse_patch(text).hunks == (
         UpdateFile(path="a", chunks=(UpdateChunk(None, (), ("line",), patch_line=3),)),
         AddFile(path="b", content="content\n"),
@@ -133,7 +137,10 @@ def test_parse_patch_blank_context_header_means_no_context() -> None:
     [
         ("", "Invalid patch: the patch is empty; send text that starts with '*** Begin Patch'"),
         ("bad", "Invalid patch: the first line of the patch must be '*** Begin Patch'"),
-        ("*** Begin Patch\nbad", "Invalid patch: the last line of the patch must be '*** End Patch'"),
+        (
+            "*** Begin Patch\nbad",
+            "Invalid patch: the last line of the patch must be '*** End Patch'",
+        ),
         (
             "*** Begin Patch\n*** Frobnicate File: foo\n*** End Patch",
             "Invalid patch hunk on line 2: '*** Frobnicate File: foo' is not a valid hunk header",
