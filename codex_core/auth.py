@@ -1,0 +1,96 @@
+"""API keys: from the provider's environment variable, else from CODEX_HOME/auth.json."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from codex_core.model_provider import ModelProviderInfo
+
+log = logging.getLogger(__name__)
+
+AUTH_JSON = "auth.json"
+OPENAI_API_KEY = "OPENAI_API_KEY"
+
+
+def _uses_openai_auth(provider: ModelProviderInfo) -> bool:
+    return provider.requires_openai_auth or provider.env_key == OPENAI_API_KEY
+
+
+def read_auth_json(codex_home: Path) -> dict[str, Any]:
+    """The parsed auth.json, or an empty dict when it is missing or unreadable."""
+    path = codex_home / AUTH_JSON
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as err:
+        log.warning("ignoring %s: %s", path, err)
+        return {}
+    if not isinstance(data, dict):
+        log.warning("ignoring %s: it is not a JSON object", path)
+        return {}
+    return data
+
+
+def load_api_key(
+    codex_home: Path, provider: ModelProviderInfo, environ: Mapping[str, str] | None = None
+) -> str | None:
+    """The API key for `provider`, or None if there is none.
+
+    The provider's `env_key` variable wins; providers that use OpenAI auth (the built-in
+    `openai`, or any provider whose `env_key` is OPENAI_API_KEY) fall back to the key saved
+    by `codex login` in auth.json.
+
+    Args:
+        codex_home: The CODEX_HOME directory.
+        provider: The selected model provider.
+        environ: The environment; `os.environ` when omitted.
+    """
+    env = os.environ if environ is None else environ
+    if provider.env_key:
+        value = env.get(provider.env_key, "").strip()
+        if value:
+            return value
+    if not _uses_openai_auth(provider):
+        return None
+    stored = read_auth_json(codex_home).get(OPENAI_API_KEY)
+    if isinstance(stored, str) and stored.strip():
+        return stored.strip()
+    return None
+
+
+def save_api_key(codex_home: Path, key: str) -> Path:
+    """Store `key` as OPENAI_API_KEY in CODEX_HOME/auth.json (mode 0600, atomic).
+
+    Other entries of an existing auth.json (tokens, timestamps) are kept.
+
+    Returns:
+        The path of auth.json.
+
+    Raises:
+        OSError: CODEX_HOME or auth.json cannot be written.
+    """
+    codex_home.mkdir(parents=True, exist_ok=True)
+    path = codex_home / AUTH_JSON
+    data = read_auth_json(codex_home)
+    data[OPENAI_API_KEY] = key
+    # mkstemp creates the file with mode 0600, so the key is never readable by others.
+    fd, tmp = tempfile.mkstemp(prefix=".auth.json.", dir=codex_home)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=2)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path

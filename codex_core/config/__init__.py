@@ -1,0 +1,45 @@
+"""Configuration: CODEX_HOME, config.toml, profiles, `-c` overrides and the resolved `Config`.
+
+Precedence, highest first: dedicated CLI flag (`ConfigOverrides`) > `-c key=value` > the
+active profile > config.toml > built-in default. Every user-facing problem is a
+`ConfigError` whose message is one line.
+"""
+
+from codex_core.config.edit import set_default_model, set_project_trust_level
+from codex_core.config.errors import ConfigError
+from codex_core.config.loader import CONFIG_TOML, find_codex_home, load_config
+from codex_core.config.overrides import parse_cli_overrides
+from codex_core.config.schema import ConfigToml, known_key_patterns
+from codex_core.config.shell_env import ShellEnvironmentPolicy, create_env
+from codex_core.config.types import (
+    DEFAULT_MODEL,
+    DEFAULT_OSS_MODEL,
+    Config,
+    ConfigOverrides,
+    HistoryConfig,
+    McpServerConfig,
+    ProjectConfig,
+    TuiConfig,
+)
+
+__all__ = [
+    "CONFIG_TOML",
+    "DEFAULT_MODEL",
+    "DEFAULT_OSS_MODEL",
+    "Config",
+    "ConfigError",
+    "ConfigOverrides",
+    "ConfigToml",
+    "HistoryConfig",
+    "McpServerConfig",
+    "ProjectConfig",
+    "ShellEnvironmentPolicy",
+    "TuiConfig",
+    "create_env",
+    "find_codex_home",
+    "known_key_patterns",
+    "load_config",
+    "parse_cli_overrides",
+    "set_default_model",
+    "set_project_trust_level",
+]

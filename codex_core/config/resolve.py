@@ -1,0 +1,264 @@
+"""Turning a validated config.toml plus command-line overrides into a `Config`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from codex_core.config.errors import ConfigError
+from codex_core.config.schema import (
+    APPROVAL_POLICIES,
+    SANDBOX_MODES,
+    ConfigToml,
+    ProfileToml,
+)
+from codex_core.config.shell_env import ShellEnvironmentPolicy
+from codex_core.config.types import (
+    DEFAULT_MODEL,
+    DEFAULT_MODEL_PROVIDER,
+    DEFAULT_OSS_MODEL,
+    DEFAULT_PROJECT_DOC_MAX_BYTES,
+    DEFAULT_SHELL_TIMEOUT_MS,
+    OSS_PROVIDER_ID,
+    Config,
+    ConfigOverrides,
+    HistoryConfig,
+    McpServerConfig,
+    ProjectConfig,
+    TuiConfig,
+    trust_level_for,
+)
+from codex_core.model_provider import built_in_model_providers
+from codex_core.protocol.common import (
+    AskForApproval,
+    DangerFullAccessPolicy,
+    ReadOnlyPolicy,
+    SandboxPolicy,
+    WorkspaceWritePolicy,
+)
+
+log = logging.getLogger(__name__)
+
+
+class _Layers:
+    """Picks a value by precedence: flag > `-c` > active profile > config.toml."""
+
+    def __init__(
+        self, toml: ConfigToml, profile: ProfileToml | None, override_keys: set[tuple[str, ...]]
+    ) -> None:
+        self.toml = toml
+        self.profile = profile
+        self.override_keys = override_keys
+
+    def get(self, name: str, flag: Any = None) -> Any:
+        if flag is not None:
+            return flag
+        top = getattr(self.toml, name)
+        if (name,) in self.override_keys or self.profile is None:
+            return top
+        from_profile = getattr(self.profile, name, None)
+        return top if from_profile is None else from_profile
+
+
+def resolve_cwd(cwd: Path | None) -> Path:
+    """The session's working directory as an absolute, resolved path."""
+    if cwd is None:
+        return Path.cwd().resolve()
+    return (Path.cwd() / cwd.expanduser()).resolve()
+
+
+def resolve_config(
+    toml: ConfigToml,
+    overrides: ConfigOverrides,
+    *,
+    override_keys: set[tuple[str, ...]],
+    codex_home: Path,
+    environ: Mapping[str, str],
+    warnings: list[str],
+) -> Config:
+    """Build the Config from validated file data (with `-c` applied) and flag overrides.
+
+    Raises:
+        ConfigError: Unknown profile or provider, bad flag values, unreadable instructions file.
+    """
+    _check_flags(overrides)
+    cwd = resolve_cwd(overrides.cwd)
+    profile_name = overrides.profile or toml.profile
+    profile = None
+    if profile_name is not None:
+        profile = toml.profiles.get(profile_name)
+        if profile is None:
+            raise ConfigError(
+                f'profile "{profile_name}" not found in config.toml; '
+                f"add a [profiles.{profile_name}] table or choose another profile"
+            )
+    layers = _Layers(toml, profile, override_keys)
+    projects = _projects(toml)
+    trust = trust_level_for(projects, cwd)
+
+    providers = built_in_model_providers(dict(environ))
+    for provider_id, info in toml.model_providers.items():
+        if provider_id in providers:
+            warnings.append(
+                f"model_providers.{provider_id} is built in and cannot be redefined (ignored); "
+                "give your provider another id"
+            )
+        else:
+            providers[provider_id] = info
+    oss_flag = OSS_PROVIDER_ID if overrides.oss else None
+    provider_id = (
+        layers.get("model_provider", overrides.model_provider or oss_flag) or DEFAULT_MODEL_PROVIDER
+    )
+    provider = providers.get(provider_id)
+    if provider is None:
+        raise ConfigError(
+            f'model_provider "{provider_id}" not found; define [model_providers.{provider_id}] '
+            f"in config.toml or pass -c 'model_providers.{provider_id}={{name=..., base_url=...}}'"
+        )
+
+    model = _model(layers, overrides, provider_id)
+    approval: AskForApproval | None = layers.get("approval_policy", overrides.approval_policy)
+    approval_explicit = approval is not None
+    if approval is None:
+        approval = "untrusted" if trust == "untrusted" else "on-request"
+    mode: str | None = layers.get("sandbox_mode", overrides.sandbox_mode)
+    sandbox_explicit = mode is not None
+    if mode is None:
+        mode = "workspace-write" if trust == "trusted" else "read-only"
+
+    instructions_file: str | None = layers.get("experimental_instructions_file")
+    base_instructions = overrides.base_instructions
+    if base_instructions is None and instructions_file is not None:
+        base_instructions = _read_instructions(instructions_file, cwd)
+
+    policy = toml.shell_environment_policy
+    summary: str | None = layers.get("model_reasoning_summary")
+    return Config(
+        codex_home=codex_home,
+        cwd=cwd,
+        model=model,
+        model_provider_id=provider_id,
+        model_provider=provider,
+        model_context_window=toml.model_context_window,
+        model_max_output_tokens=toml.model_max_output_tokens,
+        model_reasoning_effort=layers.get("model_reasoning_effort"),
+        model_reasoning_summary=summary or "auto",
+        model_verbosity=layers.get("model_verbosity"),
+        approval_policy=approval,
+        sandbox_policy=_sandbox_policy(mode, toml, cwd),
+        sandbox_mode_explicit=sandbox_explicit,
+        approval_policy_explicit=approval_explicit,
+        shell_environment_policy=ShellEnvironmentPolicy(
+            inherit=policy.inherit,
+            ignore_default_excludes=policy.ignore_default_excludes,
+            exclude=list(policy.exclude),
+            set=dict(policy.set),
+            include_only=list(policy.include_only),
+        ),
+        shell_timeout_ms=toml.shell_timeout_ms or DEFAULT_SHELL_TIMEOUT_MS,
+        notify=list(toml.notify) if toml.notify else None,
+        history=HistoryConfig(toml.history.persistence, toml.history.max_bytes),
+        hide_agent_reasoning=toml.hide_agent_reasoning,
+        show_raw_agent_reasoning=toml.show_raw_agent_reasoning,
+        mcp_servers=_mcp_servers(toml),
+        projects=projects,
+        tui=TuiConfig(notifications=toml.tui.notifications),
+        file_opener=None if toml.file_opener == "none" else (toml.file_opener or "vscode"),
+        project_doc_max_bytes=(
+            DEFAULT_PROJECT_DOC_MAX_BYTES
+            if toml.project_doc_max_bytes is None
+            else toml.project_doc_max_bytes
+        ),
+        base_instructions=base_instructions,
+        profile=profile_name,
+        warnings=warnings,
+        disable_response_storage=bool(layers.get("disable_response_storage")),
+        model_providers=providers,
+    )
+
+
+def _check_flags(overrides: ConfigOverrides) -> None:
+    if overrides.sandbox_mode is not None and overrides.sandbox_mode not in SANDBOX_MODES:
+        raise ConfigError(
+            f"--sandbox {overrides.sandbox_mode}: must be one of {', '.join(SANDBOX_MODES)}"
+        )
+    approval = overrides.approval_policy
+    if approval is not None and approval not in APPROVAL_POLICIES:
+        raise ConfigError(
+            f"--ask-for-approval {approval}: must be one of {', '.join(APPROVAL_POLICIES)}"
+        )
+
+
+def _model(layers: _Layers, overrides: ConfigOverrides, provider_id: str) -> str:
+    if overrides.model:
+        return overrides.model
+    if overrides.oss:
+        # --oss targets a local server: a model named in config.toml or a profile is meant
+        # for the usual provider, so only an explicit `-c model=...` beats the oss default.
+        explicit: str | None = layers.toml.model if ("model",) in layers.override_keys else None
+        return explicit or DEFAULT_OSS_MODEL
+    configured: str | None = layers.get("model")
+    if configured:
+        return configured
+    return DEFAULT_OSS_MODEL if provider_id == OSS_PROVIDER_ID else DEFAULT_MODEL
+
+
+def _sandbox_policy(mode: str, toml: ConfigToml, cwd: Path) -> SandboxPolicy:
+    if mode == "danger-full-access":
+        return DangerFullAccessPolicy()
+    if mode == "read-only":
+        return ReadOnlyPolicy()
+    settings = toml.sandbox_workspace_write
+    roots = [str((cwd / Path(root).expanduser()).resolve()) for root in settings.writable_roots]
+    return WorkspaceWritePolicy(
+        writable_roots=roots,
+        network_access=settings.network_access,
+        exclude_tmpdir_env_var=settings.exclude_tmpdir_env_var,
+        exclude_slash_tmp=settings.exclude_slash_tmp,
+    )
+
+
+def _projects(toml: ConfigToml) -> dict[str, ProjectConfig]:
+    projects: dict[str, ProjectConfig] = {}
+    for key, entry in toml.projects.items():
+        path = Path(key).expanduser()
+        # Keys are compared with resolved paths, so `~/src/x` and symlinked paths still match.
+        name = str(path.resolve()) if path.is_absolute() else key
+        projects[name] = ProjectConfig(trust_level=entry.trust_level)
+    return projects
+
+
+def _mcp_servers(toml: ConfigToml) -> dict[str, McpServerConfig]:
+    servers: dict[str, McpServerConfig] = {}
+    for name, server in toml.mcp_servers.items():
+        startup_ms = server.startup_timeout_ms
+        if startup_ms is None and server.startup_timeout_sec is not None:
+            startup_ms = int(server.startup_timeout_sec * 1000)
+        servers[name] = McpServerConfig(
+            command=server.command,
+            args=list(server.args),
+            env=dict(server.env) if server.env is not None else None,
+            startup_timeout_ms=startup_ms,
+            tool_timeout_sec=server.tool_timeout_sec,
+        )
+    return servers
+
+
+def _read_instructions(name: str, cwd: Path) -> str:
+    path = cwd / Path(name).expanduser()
+    try:
+        text = path.read_text("utf-8").strip()
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        raise ConfigError(
+            f"experimental_instructions_file: cannot read {path} ({reason}); "
+            "fix the path in config.toml"
+        ) from err
+    if not text:
+        raise ConfigError(
+            f"experimental_instructions_file: {path} is empty; "
+            "write your instructions into it or remove the key"
+        )
+    return text

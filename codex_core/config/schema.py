@@ -1,0 +1,198 @@
+"""The shape of config.toml: pydantic models for every known key, and the unknown-key sweep."""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from codex_core.model_provider import ModelProviderInfo
+from codex_core.protocol.common import AskForApproval, ReasoningEffort, ReasoningSummary
+
+SandboxMode = Literal["read-only", "workspace-write", "danger-full-access"]
+Verbosity = Literal["low", "medium", "high"]
+FileOpener = Literal["vscode", "vscode-insiders", "windsurf", "cursor", "none"]
+TrustLevel = Literal["trusted", "untrusted"]
+
+SANDBOX_MODES: tuple[str, ...] = typing.get_args(SandboxMode)
+APPROVAL_POLICIES: tuple[str, ...] = typing.get_args(AskForApproval)
+
+# Placeholder for a user-chosen table name (a provider id, profile name, server name, path).
+WILDCARD = "<name>"
+
+
+class _Table(BaseModel):
+    # Unknown keys are swept out (with a warning) before validation, so `forbid` only
+    # fires for keys that were never looked at, which would be a bug here.
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class SandboxWorkspaceWriteToml(_Table):
+    """`[sandbox_workspace_write]`: what `sandbox_mode = "workspace-write"` may touch."""
+
+    writable_roots: list[str] = Field(default_factory=list)
+    network_access: bool = False
+    exclude_tmpdir_env_var: bool = False
+    exclude_slash_tmp: bool = False
+
+
+class ShellEnvironmentPolicyToml(_Table):
+    """`[shell_environment_policy]`: the environment of model-run commands."""
+
+    inherit: Literal["all", "core", "none"] = "all"
+    ignore_default_excludes: bool = False
+    exclude: list[str] = Field(default_factory=list)
+    set: dict[str, str] = Field(default_factory=dict)
+    include_only: list[str] = Field(default_factory=list)
+
+
+class HistoryToml(_Table):
+    """`[history]`: what goes into CODEX_HOME/history.jsonl."""
+
+    persistence: Literal["save-all", "none"] = "save-all"
+    max_bytes: int | None = Field(default=None, ge=0)
+
+
+class McpServerToml(_Table):
+    """`[mcp_servers.<name>]`: an MCP server started over stdio."""
+
+    command: str
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] | None = None
+    startup_timeout_ms: int | None = Field(default=None, gt=0)
+    startup_timeout_sec: float | None = Field(default=None, gt=0)
+    tool_timeout_sec: float | None = Field(default=None, gt=0)
+
+
+class ProjectToml(_Table):
+    """`[projects."<abs path>"]`: per-project settings."""
+
+    trust_level: TrustLevel | None = None
+
+
+class TuiToml(_Table):
+    """`[tui]`: settings of the terminal UI."""
+
+    notifications: bool | list[str] = False
+
+
+class ProfileToml(_Table):
+    """`[profiles.<name>]`: a named bundle of settings chosen with `--profile` or `profile`."""
+
+    model: str | None = None
+    model_provider: str | None = None
+    approval_policy: AskForApproval | None = None
+    sandbox_mode: SandboxMode | None = None
+    model_reasoning_effort: ReasoningEffort | None = None
+    model_reasoning_summary: ReasoningSummary | None = None
+    model_verbosity: Verbosity | None = None
+    experimental_instructions_file: str | None = None
+    disable_response_storage: bool | None = None
+
+
+class ConfigToml(_Table):
+    """The whole of config.toml; every field is optional."""
+
+    model: str | None = None
+    model_provider: str | None = None
+    model_providers: dict[str, ModelProviderInfo] = Field(default_factory=dict)
+    model_context_window: int | None = Field(default=None, gt=0)
+    model_max_output_tokens: int | None = Field(default=None, gt=0)
+    approval_policy: AskForApproval | None = None
+    sandbox_mode: SandboxMode | None = None
+    sandbox_workspace_write: SandboxWorkspaceWriteToml = Field(
+        default_factory=SandboxWorkspaceWriteToml
+    )
+    shell_environment_policy: ShellEnvironmentPolicyToml = Field(
+        default_factory=ShellEnvironmentPolicyToml
+    )
+    shell_timeout_ms: int | None = Field(default=None, gt=0)
+    profile: str | None = None
+    profiles: dict[str, ProfileToml] = Field(default_factory=dict)
+    notify: list[str] | None = None
+    history: HistoryToml = Field(default_factory=HistoryToml)
+    hide_agent_reasoning: bool = False
+    show_raw_agent_reasoning: bool = False
+    model_reasoning_effort: ReasoningEffort | None = None
+    model_reasoning_summary: ReasoningSummary | None = None
+    model_verbosity: Verbosity | None = None
+    mcp_servers: dict[str, McpServerToml] = Field(default_factory=dict)
+    projects: dict[str, ProjectToml] = Field(default_factory=dict)
+    tui: TuiToml = Field(default_factory=TuiToml)
+    file_opener: FileOpener | None = None
+    experimental_instructions_file: str | None = None
+    project_doc_max_bytes: int | None = Field(default=None, ge=0)
+    disable_response_storage: bool = False
+
+
+def _table_kind(annotation: Any) -> tuple[str, type[BaseModel]] | None:
+    """("table", M) for a sub-table field, ("map", M) for `dict[str, M]`, else None."""
+    args = typing.get_args(annotation)
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        inner = [a for a in args if a is not type(None)]
+        return _table_kind(inner[0]) if len(inner) == 1 else None
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return ("table", annotation)
+    if origin is dict and len(args) == 2:
+        value = args[1]
+        if isinstance(value, type) and issubclass(value, BaseModel):
+            return ("map", value)
+    return None
+
+
+def sweep_unknown_keys(
+    data: dict[str, Any], model: type[BaseModel] = ConfigToml, prefix: tuple[str, ...] = ()
+) -> tuple[dict[str, Any], list[tuple[str, ...]]]:
+    """Split `data` into the keys `model` knows and the paths of those it does not.
+
+    Args:
+        data: One parsed TOML table.
+        model: The schema of that table.
+        prefix: The table's path, for the reported key paths.
+
+    Returns:
+        A copy of `data` without unknown keys, and the unknown keys' full paths.
+    """
+    known: dict[str, Any] = {}
+    unknown: list[tuple[str, ...]] = []
+    for key, value in data.items():
+        info = model.model_fields.get(key)
+        if info is None:
+            unknown.append((*prefix, key))
+            continue
+        kind = _table_kind(info.annotation)
+        if kind is None or not isinstance(value, dict):
+            known[key] = value
+        elif kind[0] == "table":
+            known[key], missing = sweep_unknown_keys(value, kind[1], (*prefix, key))
+            unknown.extend(missing)
+        else:
+            entries: dict[str, Any] = {}
+            for name, entry in value.items():
+                if isinstance(entry, dict):
+                    entries[name], missing = sweep_unknown_keys(
+                        entry, kind[1], (*prefix, key, name)
+                    )
+                    unknown.extend(missing)
+                else:
+                    entries[name] = entry
+            known[key] = entries
+    return known, unknown
+
+
+def known_key_patterns(
+    model: type[BaseModel] = ConfigToml, prefix: tuple[str, ...] = ()
+) -> Iterator[tuple[str, ...]]:
+    """Every leaf key the schema knows, with `<name>` standing for user-chosen table names."""
+    for key, info in model.model_fields.items():
+        kind = _table_kind(info.annotation)
+        if kind is None:
+            yield (*prefix, key)
+        elif kind[0] == "table":
+            yield from known_key_patterns(kind[1], (*prefix, key))
+        else:
+            yield from known_key_patterns(kind[1], (*prefix, key, WILDCARD))

@@ -1,0 +1,154 @@
+"""The resolved configuration (`Config`) and the typed command-line overrides that feed it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from codex_core.config.shell_env import ShellEnvironmentPolicy
+from codex_core.model_provider import ModelProviderInfo, built_in_model_providers
+from codex_core.protocol.common import AskForApproval, ReadOnlyPolicy, SandboxPolicy
+
+DEFAULT_MODEL = "gpt-5-codex"
+DEFAULT_OSS_MODEL = "gpt-oss:20b"
+DEFAULT_MODEL_PROVIDER = "openai"
+OSS_PROVIDER_ID = "oss"
+DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024
+DEFAULT_SHELL_TIMEOUT_MS = 10_000
+
+
+@dataclass
+class ConfigOverrides:
+    """Settings from dedicated command-line flags; they beat every other source."""
+
+    model: str | None = None
+    cwd: Path | None = None
+    approval_policy: AskForApproval | None = None
+    sandbox_mode: str | None = None
+    model_provider: str | None = None
+    profile: str | None = None
+    oss: bool = False
+    base_instructions: str | None = None
+
+
+@dataclass
+class HistoryConfig:
+    """`[history]`: whether messages are saved to history.jsonl and how big it may grow."""
+
+    persistence: Literal["save-all", "none"] = "save-all"
+    max_bytes: int | None = None
+
+
+@dataclass
+class McpServerConfig:
+    """One `[mcp_servers.<name>]` entry: an MCP server launched over stdio."""
+
+    command: str
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] | None = None
+    startup_timeout_ms: int | None = None
+    tool_timeout_sec: float | None = None
+
+
+@dataclass
+class ProjectConfig:
+    """One `[projects."<abs path>"]` entry."""
+
+    trust_level: Literal["trusted", "untrusted"] | None = None
+
+
+@dataclass
+class TuiConfig:
+    """`[tui]`: `notifications` is true/false or the list of notification kinds to send."""
+
+    notifications: bool | list[str] = False
+
+
+def _openai_provider() -> ModelProviderInfo:
+    return built_in_model_providers({})[DEFAULT_MODEL_PROVIDER]
+
+
+@dataclass
+class Config:
+    """Everything a session needs, resolved from flags, `-c`, profile, file and defaults."""
+
+    codex_home: Path
+    cwd: Path
+    model: str = DEFAULT_MODEL
+    model_provider_id: str = DEFAULT_MODEL_PROVIDER
+    model_provider: ModelProviderInfo = field(default_factory=_openai_provider)
+    model_context_window: int | None = None
+    model_max_output_tokens: int | None = None
+    model_reasoning_effort: str | None = None
+    model_reasoning_summary: str = "auto"
+    model_verbosity: str | None = None
+    approval_policy: AskForApproval = "on-request"
+    sandbox_policy: SandboxPolicy = field(default_factory=ReadOnlyPolicy)
+    sandbox_mode_explicit: bool = False
+    approval_policy_explicit: bool = False
+    shell_environment_policy: ShellEnvironmentPolicy = field(default_factory=ShellEnvironmentPolicy)
+    shell_timeout_ms: int = DEFAULT_SHELL_TIMEOUT_MS
+    notify: list[str] | None = None
+    history: HistoryConfig = field(default_factory=HistoryConfig)
+    hide_agent_reasoning: bool = False
+    show_raw_agent_reasoning: bool = False
+    mcp_servers: dict[str, McpServerConfig] = field(default_factory=dict)
+    projects: dict[str, ProjectConfig] = field(default_factory=dict)
+    tui: TuiConfig = field(default_factory=TuiConfig)
+    file_opener: str | None = "vscode"
+    project_doc_max_bytes: int = DEFAULT_PROJECT_DOC_MAX_BYTES
+    base_instructions: str | None = None
+    profile: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    disable_response_storage: bool = False
+    model_providers: dict[str, ModelProviderInfo] = field(default_factory=dict)
+
+    def project_trust_level(self, path: Path | None = None) -> str | None:
+        """The trust level recorded for `path` (default: cwd) or its nearest listed ancestor.
+
+        A git worktree also inherits the trust of its main repository.
+        """
+        return trust_level_for(self.projects, path or self.cwd)
+
+
+def trust_level_for(projects: dict[str, ProjectConfig], path: Path) -> str | None:
+    """The `trust_level` of the nearest entry of `projects` at or above `path`."""
+    for candidate in _trust_candidates(path):
+        entry = projects.get(str(candidate))
+        if entry is not None and entry.trust_level is not None:
+            return entry.trust_level
+    return None
+
+
+def _trust_candidates(path: Path) -> Iterator[Path]:
+    start = path.expanduser().absolute()
+    chain = [start, *start.parents]
+    yield from chain
+    main = _main_worktree_root(chain)
+    if main is not None and main not in chain:
+        yield from (main, *main.parents)
+
+
+def _main_worktree_root(chain: list[Path]) -> Path | None:
+    """For a linked git worktree, the working directory of its main repository."""
+    for directory in chain:
+        dot_git = directory / ".git"
+        if dot_git.is_dir():
+            return None
+        if dot_git.is_file():
+            try:
+                text = dot_git.read_text("utf-8", errors="replace").strip()
+            except OSError:
+                return None
+            if not text.startswith("gitdir:"):
+                return None
+            gitdir = Path(text.removeprefix("gitdir:").strip())
+            if not gitdir.is_absolute():
+                gitdir = directory / gitdir
+            # <main>/.git/worktrees/<name>: the main working tree holds that .git folder.
+            if gitdir.parent.name == "worktrees" and gitdir.parent.parent.name == ".git":
+                return gitdir.parent.parent.parent
+            return None
+    return None
