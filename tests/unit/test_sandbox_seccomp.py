@@ -26,7 +26,7 @@ def run_filter(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -
         elif code == seccomp.JGE_K:
             pc += jt if acc >= k else jf
         elif code == seccomp.RET_K:
-            return k
+            return int(k)
         else:
             raise AssertionError(f"unexpected opcode {code:#x}")
         pc += 1
