@@ -1,0 +1,157 @@
+"""Every cell of approval policy × sandbox policy × kind of action (see codex_core.safety)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from codex_core.protocol.common import (
+    AskForApproval,
+    DangerFullAccessPolicy,
+    ReadOnlyPolicy,
+    SandboxPolicy,
+    WorkspaceWritePolicy,
+)
+from codex_core.safety import (
+    AskUser,
+    AutoApprove,
+    Reject,
+    SafetyCheck,
+    assess_command_safety,
+    assess_patch_safety,
+)
+
+SANDBOXES: dict[str, SandboxPolicy] = {
+    "read-only": ReadOnlyPolicy(),
+    "workspace-write": WorkspaceWritePolicy(),
+    "danger-full-access": DangerFullAccessPolicy(),
+}
+SAFE_CMD = ["ls", "-la"]
+UNSAFE_CMD = ["rm", "-rf", "build"]
+OUTSIDE_FILE = Path("/etc/codex-safety-test/outside.txt")
+
+# Outcome codes: "run+sb" AutoApprove in the platform sandbox, "run" AutoApprove without it,
+# "ask" AskUser, "reject" Reject. Columns: read-only, workspace-write, danger-full-access.
+MATRIX: dict[tuple[AskForApproval, str], tuple[str, str, str]] = {
+    ("untrusted", "safe"): ("run+sb", "run+sb", "run"),
+    ("untrusted", "unsafe"): ("ask", "ask", "ask"),
+    ("untrusted", "escalated"): ("ask", "ask", "ask"),
+    ("untrusted", "approved"): ("run", "run", "run"),
+    ("untrusted", "patch-inside"): ("ask", "ask", "ask"),
+    ("untrusted", "patch-outside"): ("ask", "ask", "ask"),
+    ("on-failure", "safe"): ("run+sb", "run+sb", "run"),
+    ("on-failure", "unsafe"): ("run+sb", "run+sb", "run"),
+    ("on-failure", "escalated"): ("ask", "ask", "run"),
+    ("on-failure", "approved"): ("run", "run", "run"),
+    ("on-failure", "patch-inside"): ("ask", "run", "run"),
+    ("on-failure", "patch-outside"): ("ask", "ask", "run"),
+    ("on-request", "safe"): ("run+sb", "run+sb", "run"),
+    ("on-request", "unsafe"): ("run+sb", "run+sb", "run"),
+    ("on-request", "escalated"): ("ask", "ask", "run"),
+    ("on-request", "approved"): ("run", "run", "run"),
+    ("on-request", "patch-inside"): ("ask", "run", "run"),
+    ("on-request", "patch-outside"): ("ask", "ask", "run"),
+    ("never", "safe"): ("run+sb", "run+sb", "run"),
+    ("never", "unsafe"): ("run+sb", "run+sb", "run"),
+    ("never", "escalated"): ("reject", "reject", "run"),
+    ("never", "approved"): ("run", "run", "run"),
+    ("never", "patch-inside"): ("reject", "run", "run"),
+    ("never", "patch-outside"): ("reject", "reject", "run"),
+}
+CELLS = [
+    (policy, case, mode, expected)
+    for (policy, case), outcomes in MATRIX.items()
+    for mode, expected in zip(SANDBOXES, outcomes, strict=True)
+]
+
+
+def outcome(check: SafetyCheck) -> str:
+    """The outcome code of a decision."""
+    if isinstance(check, AutoApprove):
+        return "run+sb" if check.sandbox == "platform" else "run"
+    return "ask" if isinstance(check, AskUser) else "reject"
+
+
+def decide(case: str, policy: AskForApproval, sandbox: SandboxPolicy, cwd: Path) -> SafetyCheck:
+    """Run the assessment a cell of the matrix describes."""
+    if case == "patch-inside":
+        return assess_patch_safety([Path("src/app.py")], policy, sandbox, cwd, env={})
+    if case == "patch-outside":
+        return assess_patch_safety([OUTSIDE_FILE], policy, sandbox, cwd, env={})
+    command = SAFE_CMD if case == "safe" else UNSAFE_CMD
+    approved = {tuple(UNSAFE_CMD)} if case == "approved" else set()
+    return assess_command_safety(
+        command, policy, sandbox, approved, with_escalated_permissions=case == "escalated"
+    )
+
+
+@pytest.mark.parametrize(("policy", "case", "mode", "expected"), CELLS)
+def test_safety_matrix_cell(
+    policy: AskForApproval, case: str, mode: str, expected: str, tmp_path: Path
+) -> None:
+    assert outcome(decide(case, policy, SANDBOXES[mode], tmp_path)) == expected
+
+
+def test_safety_matrix_covers_every_cell() -> None:
+    assert len(CELLS) == 4 * 3 * 6
+
+
+# Without a platform sandbox, commands that would need one ask (reject under `never`).
+NO_SANDBOX: dict[tuple[AskForApproval, str], str] = {
+    ("untrusted", "safe"): "run",
+    ("untrusted", "unsafe"): "ask",
+    ("on-failure", "safe"): "run",
+    ("on-failure", "unsafe"): "ask",
+    ("on-request", "safe"): "run",
+    ("on-request", "unsafe"): "ask",
+    ("never", "safe"): "run",
+    ("never", "unsafe"): "reject",
+    ("never", "escalated"): "reject",
+    ("on-request", "escalated"): "ask",
+}
+
+
+@pytest.mark.parametrize("mode", ["read-only", "workspace-write"])
+@pytest.mark.parametrize(("policy", "case"), list(NO_SANDBOX))
+def test_safety_without_sandbox_commands_needing_one_ask(
+    policy: AskForApproval, case: str, mode: str
+) -> None:
+    check = assess_command_safety(
+        SAFE_CMD if case == "safe" else UNSAFE_CMD,
+        policy,
+        SANDBOXES[mode],
+        set(),
+        with_escalated_permissions=case == "escalated",
+        sandbox_available=False,
+    )
+    assert outcome(check) == NO_SANDBOX[(policy, case)]
+
+
+@pytest.mark.parametrize("policy", ["untrusted", "on-failure", "on-request", "never"])
+def test_safety_without_sandbox_full_access_still_runs_unsandboxed(policy: AskForApproval) -> None:
+    check = assess_command_safety(
+        UNSAFE_CMD, policy, DangerFullAccessPolicy(), set(), sandbox_available=False
+    )
+    assert outcome(check) == ("ask" if policy == "untrusted" else "run")
+
+
+@pytest.mark.parametrize("policy", ["untrusted", "on-failure", "on-request", "never"])
+@pytest.mark.parametrize("mode", list(SANDBOXES))
+def test_safety_patch_decision_does_not_depend_on_sandbox_availability(
+    policy: AskForApproval, mode: str, tmp_path: Path
+) -> None:
+    for path in (Path("src/app.py"), OUTSIDE_FILE):
+        with_sandbox = assess_patch_safety([path], policy, SANDBOXES[mode], tmp_path, env={})
+        without = assess_patch_safety(
+            [path], policy, SANDBOXES[mode], tmp_path, sandbox_available=False, env={}
+        )
+        assert with_sandbox == without
+
+
+def test_safety_reject_reason_tells_the_model_why() -> None:
+    check = assess_command_safety(
+        UNSAFE_CMD, "never", WorkspaceWritePolicy(), set(), with_escalated_permissions=True
+    )
+    assert isinstance(check, Reject)
+    assert "never" in check.reason
