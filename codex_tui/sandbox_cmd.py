@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
 
 from sandbox_helper.policy import (
     READ_ONLY,
@@ -36,7 +35,7 @@ class CommandError(Exception):
     """A bad command line or config value; the message is one line with the fix."""
 
 
-def _parse_toml_value(raw: str) -> Any:
+def _parse_toml_value(raw: str) -> object:
     import tomllib
 
     try:
@@ -45,7 +44,7 @@ def _parse_toml_value(raw: str) -> Any:
         return raw  # like the Codex CLI: an unparsable value is taken as a plain string
 
 
-def _config_table() -> dict[str, Any]:
+def _config_table() -> dict[str, object]:
     """The `[sandbox_workspace_write]` table of `$CODEX_HOME/config.toml`, if any."""
     home = os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
     path = os.path.join(home, "config.toml")
@@ -105,8 +104,8 @@ def build_policy(full_auto: bool, overrides: list[str]) -> HelperPolicy:
     Raises:
         CommandError: a `-c` override is malformed or has the wrong type.
     """
-    settings: dict[str, Any] = {}
-    parsed: list[tuple[str, Any]] = []
+    settings: dict[str, object] = {}
+    parsed: list[tuple[str, object]] = []
     for item in overrides:
         key, eq, raw = item.partition("=")
         if not eq or not key.strip():

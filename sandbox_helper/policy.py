@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from typing import Any
 
 READ_ONLY = "read-only"
 WORKSPACE_WRITE = "workspace-write"
@@ -78,7 +77,7 @@ class HelperPolicy:
 
     def to_json(self) -> str:
         """The wire JSON, as `--sandbox-policy` expects it."""
-        data: dict[str, Any] = {"mode": self.mode}
+        data: dict[str, object] = {"mode": self.mode}
         if self.mode == WORKSPACE_WRITE:
             data.update(
                 writable_roots=list(self.writable_roots),
@@ -112,7 +111,7 @@ class WritableRoot:
         return f"WritableRoot({self.root!r}, {self.read_only_subpaths!r})"
 
 
-def policy_from_mapping(data: Mapping[str, Any]) -> HelperPolicy:
+def policy_from_mapping(data: Mapping[str, object]) -> HelperPolicy:
     """Validate a decoded policy object.
 
     Raises:
