@@ -51,6 +51,12 @@ class _Stop:
 _Job = bytes | _Flush | _Stop
 
 
+def _resolve(done: Future[None]) -> None:
+    """Complete a job's future unless its waiter gave up (a cancelled flush must not kill the writer)."""
+    if not done.done():
+        done.set_result(None)
+
+
 def _problem(err: OSError) -> str:
     if err.errno == errno.ENOSPC:
         return "the disk is full"
@@ -246,11 +252,11 @@ class RolloutRecorder:
             elif isinstance(job, _Flush):
                 if job.fsync:
                     self._sync()
-                job.done.set_result(None)
+                _resolve(job.done)
             else:
                 self._sync()
                 self._close_fd()
-                job.done.set_result(None)
+                _resolve(job.done)
                 return
 
     def _terminate_torn_tail(self) -> None:
