@@ -31,3 +31,6 @@ def codex_bin() -> Path:
     if not path.exists():
         pytest.skip("the codex console script is not installed in this environment")
     return path
+
+
+from tests.support.fixtures import model_server  # noqa: E402,F401  (shared fixture)

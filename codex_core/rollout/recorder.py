@@ -19,7 +19,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,8 +53,10 @@ _Job = bytes | _Flush | _Stop
 
 def _resolve(done: Future[None]) -> None:
     """Complete a job's future unless its waiter gave up (a cancelled flush must not kill the writer)."""
-    if not done.done():
+    try:
         done.set_result(None)
+    except InvalidStateError:
+        pass
 
 
 def _problem(err: OSError) -> str:

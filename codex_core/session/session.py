@@ -20,6 +20,7 @@ from codex_core.instructions import base_instructions
 from codex_core.kernel import Kernel, TurnAbortRequested
 from codex_core.protocol import (
     AddToHistoryOp,
+    BackgroundEvent,
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
     CompactOp,
@@ -53,6 +54,7 @@ from codex_core.protocol import (
     WarningEvent,
 )
 from codex_core.session.approvals import PendingApprovals
+from codex_core.session.compact import replacement_history, summarize
 from codex_core.session.inputs import (
     InputError,
     environment_changed,
@@ -113,6 +115,7 @@ class Session:
         self._queued_turns: list[Submission] = []
         self._active: asyncio.Task[None] | None = None
         self._total_usage = TokenUsage()
+        self._last_usage: TokenUsage | None = None
         self._rules: RuleSet = load_rules(config.codex_home)
         self._context_turn: TurnContext | None = turn if history else None
         self._loop_task: asyncio.Task[None] | None = None
@@ -252,7 +255,10 @@ class Session:
                     GetHistoryEntryResponseEvent(offset=op.offset, log_id=op.log_id, entry=entry),
                 )
             case CompactOp():
-                self._emit(sub.id, WarningEvent(message="compaction is not available yet"))
+                if self._active is not None and not self._active.done():
+                    self._queued_turns.append(sub)
+                else:
+                    self._start_turn(sub)
             case ShutdownOp():
                 await self._shutdown(sub.id)
                 return True
@@ -266,7 +272,8 @@ class Session:
             self._emit(sub_id, WarningEvent(message=f"could not save the rule: {err.strerror}"))
 
     def _start_turn(self, sub: Submission) -> None:
-        self._active = asyncio.get_running_loop().create_task(self._run_turn(sub))
+        work = self._run_compact(sub) if isinstance(sub.op, CompactOp) else self._run_turn(sub)
+        self._active = asyncio.get_running_loop().create_task(work)
         self._active.add_done_callback(lambda _task: self._turn_finished())
 
     def _turn_finished(self) -> None:
@@ -325,11 +332,43 @@ class Session:
             emit(ErrorEvent(message=str(err)))
             emit(TaskCompleteEvent(last_agent_message=None))
         else:
+            if self._needs_auto_compact(result.usage):
+                await self._compact(emit, client)
             emit(TaskCompleteEvent(last_agent_message=result.last_agent_message))
             self.storage.notify(self.config.notify, sub.id, text, result.last_agent_message)
         finally:
             await client.aclose()
         await self.storage.flush()
+
+    async def _run_compact(self, sub: Submission) -> None:
+        emit: Callable[[EventMsg], None] = lambda msg: self._emit(sub.id, msg)  # noqa: E731
+        emit(TaskStartedEvent(model_context_window=self._context_window()))
+        client = self._client_factory(self.config, self.session_id, self.turn)
+        try:
+            await self._compact(emit, client)
+        except asyncio.CancelledError:
+            emit(TurnAbortedEvent(reason="interrupted"))
+            return
+        finally:
+            await client.aclose()
+        emit(TaskCompleteEvent(last_agent_message=None))
+        await self.storage.flush()
+
+    async def _compact(self, emit: Callable[[EventMsg], None], client: ModelClient) -> None:
+        instructions = self.config.base_instructions or base_instructions()
+        try:
+            summary = await summarize(client, instructions, self.history)
+        except ModelClientError as err:
+            emit(ErrorEvent(message=f"compaction failed: {err}"))
+            return
+        self.history[:] = replacement_history(self.history, summary)
+        self.storage.record_compacted(summary, self.history)
+        emit(BackgroundEvent(message="Conversation compacted: earlier turns were summarised."))
+
+    def _needs_auto_compact(self, usage: TokenUsage) -> bool:
+        window = self._context_window()
+        last = self._last_usage
+        return window is not None and last is not None and last.total_tokens >= 0.9 * window
 
     def _tool_context(self, sub_id: str, turn: TurnContext) -> ToolContext:
         async def ask_exec(
@@ -397,6 +436,7 @@ class Session:
         if usage is None:
             return
         self._total_usage = self._total_usage + usage
+        self._last_usage = usage
         info = TokenUsageInfo(
             total_token_usage=self._total_usage,
             last_token_usage=usage,

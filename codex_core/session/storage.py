@@ -105,6 +105,12 @@ class SessionStorage:
         if self.recorder is not None:
             self.recorder.record_items([("turn_context", turn.rollout_payload())])
 
+    def record_compacted(self, summary: str, replacement: list[ResponseItem]) -> None:
+        """Persist a compaction with the history that replaces everything before it."""
+        if self.recorder is not None:
+            payload = {"message": summary, "replacement_history": [i.to_wire() for i in replacement]}
+            self.recorder.record_items([("compacted", payload)])
+
     async def flush(self) -> None:
         """Make everything written so far durable (end of turn)."""
         if self.recorder is not None:

@@ -1,0 +1,195 @@
+"""`codex exec` end to end: the real console script against the scripted model server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.model_server import ModelServer
+from tests.support.sse import message, shell_call, turn, usage
+from tests.support.steps import drop_after, http_error
+
+pytestmark = pytest.mark.e2e
+
+
+def provider_flags(server: ModelServer, wire_api: str, **extra: Any) -> list[str]:
+    fields = {
+        "name": "mock",
+        "base_url": server.base_url,
+        "env_key": "OPENAI_API_KEY",
+        "wire_api": wire_api,
+        **extra,
+    }
+    inline = ", ".join(f"{k}={json.dumps(v)}" for k, v in fields.items())
+    return ["-c", f"model_providers.mock={{{inline}}}", "-c", 'model_provider="mock"']
+
+
+def run_codex(
+    codex_bin: Path, args: list[str], cwd: Path, stdin: str | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "OPENAI_API_KEY": "sk-test"}
+    return subprocess.run(
+        [str(codex_bin), *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=env,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+    )
+
+
+def jsonl(stdout: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("wire_api", ["responses", "chat"])
+def test_codex_exec_json_runs_shell_call_then_answers(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path, wire_api: str
+) -> None:
+    model_server.add(
+        turn(shell_call(["bash", "-lc", "echo hello > out.txt"], call_id="call_1")),
+        turn(message("Created out.txt."), usage=usage(input=120, output=12)),
+    )
+    done = run_codex(
+        codex_bin,
+        ["exec", "--skip-git-repo-check", "--json", "-s", "danger-full-access",
+         *provider_flags(model_server, wire_api), "create out.txt"],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out.txt").read_text() == "hello\n"
+    lines = jsonl(done.stdout)
+    types = [line["type"] for line in lines]
+    assert types[0] == "thread.started" and types[1] == "turn.started"
+    assert types[-1] == "turn.completed"
+    commands = [l["item"] for l in lines if l["type"] == "item.completed" and l["item"]["type"] == "command_execution"]
+    assert len(commands) == 1
+    assert commands[0]["exit_code"] == 0 and commands[0]["status"] == "completed"
+    messages = [l["item"]["text"] for l in lines if l.get("item", {}).get("type") == "agent_message"]
+    assert messages == ["Created out.txt."]
+    assert lines[-1]["usage"]["input_tokens"] == 120
+    assert lines[-1]["usage"]["output_tokens"] == 12
+    second = model_server.bodies[1]
+    assert model_server.requests[1].header("authorization") == "Bearer sk-test"
+    assert "call_1" in json.dumps(second)
+
+
+def test_codex_exec_default_sandbox_runs_the_command(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    """The acceptance command line as written, with workspace-write allowing the write."""
+    model_server.add(
+        turn(shell_call(["bash", "-lc", "echo hello > out.txt"], call_id="call_1")),
+        turn(message("done"), usage=usage(input=10, output=2)),
+    )
+    done = run_codex(
+        codex_bin,
+        ["exec", "--skip-git-repo-check", "--json", "--full-auto",
+         *provider_flags(model_server, "responses"), "create out.txt"],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out.txt").read_text() == "hello\n"
+
+
+def test_codex_exec_survives_two_dropped_streams(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    answer = turn(message("still here"), usage=usage(input=5, output=2))
+    model_server.add(drop_after(answer, 2), drop_after(answer, 2), answer)
+    done = run_codex(
+        codex_bin,
+        ["exec", "--skip-git-repo-check", "--json", *provider_flags(model_server, "responses"), "hi"],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = jsonl(done.stdout)
+    assert [l["message"] for l in lines if l["type"] == "error"] == ["Reconnecting… 1/5", "Reconnecting… 2/5"]
+    assert lines[-1]["type"] == "turn.completed"
+
+
+def test_codex_exec_always_500_fails_after_retries(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    model_server.add(*[http_error(500, "upstream broke") for _ in range(3)])
+    done = run_codex(
+        codex_bin,
+        ["exec", "--skip-git-repo-check",
+         *provider_flags(model_server, "responses", request_max_retries=2), "hi"],
+        tmp_path,
+    )
+    assert done.returncode != 0
+    assert len(model_server.requests) == 3
+    last = done.stderr.strip().splitlines()[-1]
+    assert "500" in last and "Traceback" not in done.stderr
+
+
+def test_codex_exec_human_output_and_last_message_file(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    model_server.add(
+        turn(shell_call(["bash", "-lc", "echo listing"], call_id="c1")),
+        turn(message("All good."), usage=usage(input=50, output=5)),
+    )
+    out_file = tmp_path / "last.txt"
+    done = run_codex(
+        codex_bin,
+        ["exec", "--skip-git-repo-check", "-o", str(out_file),
+         *provider_flags(model_server, "chat"), "-"],
+        tmp_path,
+        stdin="look around\n",
+    )
+    assert done.returncode == 0, done.stderr
+    assert out_file.read_text() == "All good."
+    err = done.stderr
+    for expected in (f"workdir: {tmp_path}", "model:", "provider: mock", "approval: never",
+                     "sandbox: read-only", "look around", "echo listing", "succeeded", "All good.", "tokens used"):
+        assert expected in err
+    assert done.stdout == "All good.\n"
+
+
+def test_codex_exec_refuses_outside_git_repo(codex_bin: Path, tmp_path: Path) -> None:
+    done = run_codex(codex_bin, ["exec", "hi"], tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and "--skip-git-repo-check" in done.stderr
+
+
+def test_codex_exec_bad_config_value_is_one_line(codex_bin: Path, tmp_path: Path) -> None:
+    done = run_codex(codex_bin, ["exec", "--skip-git-repo-check", "-c", "approval_policy=\"sometimes\"", "hi"], tmp_path)
+    assert done.returncode != 0
+    assert done.stderr.count("\n") == 1 and "approval_policy" in done.stderr
+
+
+def test_codex_exec_malformed_config_toml_names_the_line(codex_bin: Path, tmp_path: Path, codex_home: Path) -> None:
+    (codex_home / "config.toml").write_text('model = "o3"\nthis is not toml\n')
+    done = run_codex(codex_bin, ["exec", "--skip-git-repo-check", "hi"], tmp_path)
+    assert done.returncode != 0
+    assert done.stderr.count("\n") == 1 and "config.toml" in done.stderr and "2" in done.stderr
+
+
+def test_codex_exec_bad_flag_is_one_line(codex_bin: Path, tmp_path: Path) -> None:
+    done = run_codex(codex_bin, ["exec", "--no-such-flag", "hi"], tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1
+
+
+def test_codex_exec_missing_api_key_is_clear(codex_bin: Path, model_server: ModelServer, tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
+    done = subprocess.run(
+        [str(codex_bin), "exec", "--skip-git-repo-check", *provider_flags(model_server, "responses"), "hi"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 1
+    assert "OPENAI_API_KEY" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_codex_version_prints_version(codex_bin: Path, tmp_path: Path) -> None:
+    done = run_codex(codex_bin, ["--version"], tmp_path)
+    assert done.returncode == 0 and done.stdout.startswith("codex-cli ")
