@@ -146,8 +146,11 @@ def _edit_text(text: str, key: tuple[str, ...], value: str | None) -> str:
     if len(key) == 1:
         # Top-level keys go before the first table, above the comments that introduce it.
         at = len(lines) if first_header is None else first_header
-        while at > 0 and first_header is not None and lines[at - 1].lstrip().startswith("#"):
-            at -= 1
+        if first_header is not None:
+            while at > 0 and lines[at - 1].lstrip().startswith("#"):
+                at -= 1
+            while at > 0 and not lines[at - 1].strip():
+                at -= 1
         if at > 0 and not lines[at - 1].endswith("\n"):
             lines[at - 1] += "\n"
         lines.insert(at, assignment + "\n")
