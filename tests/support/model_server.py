@@ -125,7 +125,7 @@ class ModelServer:
         self._http = _HttpServer(("127.0.0.1", 0), _Handler)
         self._http.owner = self
         self._thread = threading.Thread(
-            target=self._http.serve_forever, name="model-server", daemon=True
+            target=self._http.serve_forever, args=(0.02,), name="model-server", daemon=True
         )
 
     # -------------------------------------------------------------- lifecycle
