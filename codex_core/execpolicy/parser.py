@@ -63,9 +63,13 @@ def _tokenize(text: str) -> list[_Token]:
             tokens.append(_Token("punct", char, line, starts_line))
             i += 1
         elif char in "\"'":
-            value, i = _read_string(text, i)
-            kind: Literal["string", "error"] = "string" if value is not None else "error"
-            tokens.append(_Token(kind, value or "unterminated string", line, starts_line))
+            value, end = _read_string(text, i)
+            if value is None:
+                tokens.append(_Token("error", "unterminated string", line, starts_line))
+            else:
+                tokens.append(_Token("string", value, line, starts_line))
+            line += text.count("\n", i, end)
+            i = end
         elif char.isalpha() or char == "_":
             start = i
             while i < len(text) and (text[i].isalnum() or text[i] == "_"):
@@ -79,13 +83,17 @@ def _tokenize(text: str) -> list[_Token]:
 
 
 def _read_string(text: str, start: int) -> tuple[str | None, int]:
-    """Read a quoted string at `start`; (None, end of line) when it is not closed."""
-    quote, i = text[start], start + 1
+    """Read a quoted string at `start`; (None, where reading stopped) when it is not closed.
+
+    Triple-quoted strings may span lines; the others end at the line's end.
+    """
+    quote = text[start] * 3 if text.startswith(text[start] * 3, start) else text[start]
+    i = start + len(quote)
     out: list[str] = []
-    while i < len(text) and text[i] != "\n":
+    while i < len(text) and (len(quote) == 3 or text[i] != "\n"):
         char = text[i]
-        if char == quote:
-            return "".join(out), i + 1
+        if text.startswith(quote, i):
+            return "".join(out), i + len(quote)
         if char == "\\" and i + 1 < len(text):
             escaped = text[i + 1]
             if escaped == "u" and i + 6 <= len(text):

@@ -230,3 +230,17 @@ def test_execpolicy_append_refuses_empty_prefix(codex_home: Path) -> None:
 )
 def test_execpolicy_suggest_prefix(argv: list[str], prefix: list[str] | None) -> None:
     assert suggest_prefix(argv) == prefix
+
+
+def test_execpolicy_empty_and_triple_quoted_strings_keep_line_numbers() -> None:
+    text = (
+        'prefix_rule(pattern=["echo", ""], justification="""two\n'
+        'lines""")\n'
+        'prefix_rule(pattern=["x"], decision="prompt")\n'
+    )
+    parsed = parse_rules(text, "f.rules")
+    assert parsed.warnings == []
+    assert parsed.rules == [
+        PrefixRule((("echo",), ("",)), "allow", "two\nlines", "f.rules:1"),
+        PrefixRule((("x",),), "prompt", None, "f.rules:3"),
+    ]
