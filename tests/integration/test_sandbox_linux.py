@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import subprocess
 import sys
@@ -287,3 +288,92 @@ def test_sandbox_cli_path_imports_no_heavy_packages(workspace: Path) -> None:
     heavy = {n for n in names if n.split(".")[0] in ("textual", "rich", "httpx", "pydantic")}
     assert not heavy
     assert not {n for n in names if n.startswith("codex_core.")}  # only the version constant
+
+
+def test_sandbox_without_user_namespaces_still_fences_git(
+    codex_home: Path, workspace: Path
+) -> None:
+    """With user namespaces disabled (in a throwaway namespace), the children fallback applies."""
+    if shutil.which("unshare") is None:
+        pytest.skip("util-linux `unshare` is not installed")
+    helper = linux_sandbox_exe(codex_home)
+    policy = json.dumps({**WORKSPACE, "exclude_slash_tmp": True})
+    script = (
+        "echo a >> README && echo a > src/f && echo children-ok; "
+        "echo x > new.txt || echo top-level-create-denied; "
+        "echo d >> .git/config || echo git-config-denied"
+    )
+    outer = (
+        "echo 0 > /proc/sys/user/max_user_namespaces || exit 99; "
+        f"exec {helper} --sandbox-policy-cwd . --sandbox-policy '{policy}' -- bash -c '{script}'"
+    )
+    proc = subprocess.run(
+        ["unshare", "--user", "--map-root-user", "sh", "-c", outer],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    if proc.returncode == 99 or "unshare failed" in proc.stderr:
+        pytest.skip("cannot disable user namespaces here")
+    assert proc.stdout.splitlines() == [
+        "children-ok",
+        "top-level-create-denied",
+        "git-config-denied",
+    ]
+    assert (workspace / ".git" / "config").read_text() == "[core]\n"
+    assert (workspace / "src" / "f").read_text() == "a\n"
+
+
+HIDE_LANDLOCK = """
+import ctypes, os, struct, sys
+from sandbox_helper import seccomp
+# A filter that makes landlock_create_ruleset fail with ENOSYS, as on a kernel without it.
+insns = [(seccomp.LD_W_ABS, 0, 0, 0), (seccomp.JEQ_K, 0, 1, 444),
+         (seccomp.RET_K, 0, 0, seccomp.RET_ERRNO | 38), (seccomp.RET_K, 0, 0, seccomp.RET_ALLOW)]
+prog = b"".join(struct.pack("=HBBI", *i) for i in insns)
+buf = ctypes.create_string_buffer(prog, len(prog))
+fprog = struct.pack("=HxxxxxxQ", len(insns), ctypes.addressof(buf))
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.prctl(38, 1, 0, 0, 0) == 0
+assert libc.prctl(22, 2, ctypes.c_char_p(fprog), 0, 0) == 0, ctypes.get_errno()
+os.execv(sys.argv[1], sys.argv[1:])
+"""
+
+
+def test_sandbox_refuses_to_run_unconfined_without_landlock(
+    codex_home: Path, workspace: Path
+) -> None:
+    helper = linux_sandbox_exe(codex_home)
+    argv = [str(helper), "--sandbox-policy-cwd", ".", "--sandbox-policy", '{"mode":"read-only"}']
+    proc = subprocess.run(
+        [sys.executable, "-c", HIDE_LANDLOCK, *argv, "--", "touch", "ran"],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(
+        "codex-linux-sandbox: refusing to run the command unsandboxed: Landlock"
+    )
+    assert "--sandbox danger-full-access" in proc.stderr and proc.stderr.count("\n") == 1
+    assert not (workspace / "ran").exists()
+
+
+def test_sandbox_check_reports_landlock_and_seccomp(codex_bin: Path, tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [str(codex_bin), "sandbox", "--check"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 0
+    assert lines[0].startswith("Landlock: ABI ") and int(lines[0].split()[-1]) >= 1
+    assert lines[1:] == [
+        "seccomp: filters available",
+        "macOS sandbox-exec: not available (not macOS)",
+        "sandbox: usable",
+    ]
