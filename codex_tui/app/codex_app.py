@@ -1,0 +1,176 @@
+"""The Textual app: start-up screens, then one chat screen per session fed by the event pump."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.app import App
+from textual.binding import Binding
+
+from codex_core.protocol import (
+    Event,
+    ShutdownCompleteEvent,
+    ShutdownOp,
+)
+from codex_core.protocol.common import TokenUsage
+from codex_tui.app.clock import Clock, SystemClock
+from codex_tui.app.core import Boot, CoreClient, LaunchOptions
+from codex_tui.app.event_pump import pump_events
+from codex_tui.app.messages import CoreEvents, CoreFailed
+from codex_tui.app.screens.api_key import ApiKeyScreen
+from codex_tui.app.screens.chat import ChatScreen
+from codex_tui.app.screens.resume_picker import ResumePickerScreen
+from codex_tui.app.screens.trust import TrustScreen
+
+SHUTDOWN_GRACE_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class ExitSummary:
+    """What to print after the app closes."""
+
+    session_id: str | None = None
+    usage: TokenUsage | None = None
+    error: str | None = None
+
+
+class CodexApp(App[ExitSummary]):
+    """`codex` in a terminal."""
+
+    CSS_PATH = "codex_app.tcss"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = [Binding("ctrl+q", "quit_session", "quit", show=False, priority=True)]
+
+    def __init__(self, boot: Boot, options: LaunchOptions, *, clock: Clock | None = None) -> None:
+        super().__init__()
+        self.boot = boot
+        self.options = options
+        self.clock: Clock = clock or SystemClock()
+        self.core: CoreClient | None = None
+        self.chat: ChatScreen | None = None
+        self.quitting = False
+        self.theme = "textual-dark"
+
+    def on_mount(self) -> None:
+        """Walk the start-up steps in a worker (screens there wait for answers)."""
+        self.run_worker(self._startup(), name="startup", exit_on_error=False)
+
+    async def _startup(self) -> None:
+        trust = self.boot.trust_request()
+        if trust is not None:
+            self.boot.record_trust(await self.push_screen_wait(TrustScreen(trust)))
+        key_request = self.boot.key_request()
+        if key_request is not None:
+            key = await self.push_screen_wait(ApiKeyScreen(key_request))
+            if key is None:
+                self.exit(
+                    ExitSummary(error=f"Set {key_request.env_var} (or paste a key) to use Codex.")
+                )
+                return
+            self.boot.save_key(key)
+        path = self.options.resume_path
+        if self.options.show_picker:
+            path = await self.push_screen_wait(self._picker())
+        await self.start_session(path)
+
+    def _picker(self) -> ResumePickerScreen:
+        return ResumePickerScreen(self.boot.sessions(), self.clock, show_all=self.options.show_all)
+
+    async def start_session(self, resume_path: Path | None) -> None:
+        """Create a session (new or resumed) and show its chat screen."""
+        try:
+            core = await self.boot.start(resume_path)
+        except Exception as err:  # any start-up failure ends the app with one sentence
+            self.exit(ExitSummary(error=str(err) or err.__class__.__name__))
+            return
+        options = self.options
+        chat = ChatScreen(
+            core,
+            clock=self.clock,
+            version=options.version,
+            hide_reasoning=options.hide_agent_reasoning,
+            context_window=options.model_context_window,
+            prompt=options.prompt,
+            images=options.images,
+            on_quit=self.quit_session,
+            on_command=self.run_command,
+        )
+        options.prompt, options.images = None, []
+        self.core, self.chat = core, chat
+        if isinstance(self.screen, ChatScreen):
+            await self.switch_screen(chat)
+        else:
+            await self.push_screen(chat)
+        self.run_worker(self._pump(core), group="pump", exit_on_error=False)
+
+    async def _pump(self, core: CoreClient) -> None:
+        try:
+            await pump_events(core, lambda batch: self._deliver(batch, core))
+        except Exception as err:  # the core broke: tell the user instead of hanging
+            self.post_message(CoreFailed(f"The session stopped unexpectedly: {err}"))
+
+    def _deliver(self, batch: list[Event], core: CoreClient) -> None:
+        self.post_message(CoreEvents(batch, core))
+
+    async def on_core_events(self, message: CoreEvents) -> None:
+        """Hand a batch to the chat screen of the current session."""
+        chat = self.chat
+        events = message.events
+        if chat is None or not events or message.source is not self.core:
+            return
+        await chat.apply_events(events)
+        if isinstance(events[-1].msg, ShutdownCompleteEvent) and self.quitting:
+            self._finish()
+
+    def on_core_failed(self, message: CoreFailed) -> None:
+        """Leave with the reason."""
+        self.exit(self._summary(error=message.reason))
+
+    async def quit_session(self) -> None:
+        """Shut the session down, then exit (or exit anyway after a grace period)."""
+        if self.quitting:
+            self._finish()
+            return
+        self.quitting = True
+        if self.core is None:
+            self._finish()
+            return
+        await self.core.submit(ShutdownOp())
+        self.set_timer(SHUTDOWN_GRACE_SECONDS, self._finish)
+
+    async def action_quit_session(self) -> None:
+        """ctrl+q."""
+        await self.quit_session()
+
+    async def run_command(self, command: str) -> None:
+        """Slash commands that reach beyond one chat screen."""
+        if command in ("/quit", "/exit"):
+            await self.quit_session()
+        elif command == "/new":
+            self.run_worker(self._replace_session(None), group="switch")
+        elif command == "/resume":
+            self.run_worker(self._pick_and_resume(), group="switch")
+
+    async def _pick_and_resume(self) -> None:
+        path = await self.push_screen_wait(self._picker())
+        if path is not None:
+            await self._replace_session(path)
+
+    async def _replace_session(self, path: Path | None) -> None:
+        old = self.core
+        if old is not None:
+            await old.submit(ShutdownOp())
+        await self.start_session(path)
+
+    def _summary(self, error: str | None = None) -> ExitSummary:
+        applier = self.chat.applier if self.chat is not None else None
+        return ExitSummary(
+            session_id=applier.session_id if applier else None,
+            usage=applier.total_usage if applier else None,
+            error=error,
+        )
+
+    def _finish(self) -> None:
+        if self.return_value is None:
+            self.exit(self._summary())

@@ -1,0 +1,110 @@
+"""What the app needs from the outside world: the core, the session list and start-up steps."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from codex_core.protocol import Event, Op
+
+
+class CoreClient(Protocol):
+    """The two calls a frontend makes on a Session."""
+
+    async def submit(self, op: Op) -> str:
+        """Queue an op; returns its submission id."""
+        ...
+
+    async def next_event(self) -> Event:
+        """The next event, waiting if none is ready."""
+        ...
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """One row of the resume picker."""
+
+    id: str
+    path: Path
+    updated: datetime
+    cwd: str
+    branch: str | None
+    preview: str
+
+
+@dataclass(frozen=True)
+class SessionPage:
+    """A page of recorded sessions, newest first, and the cursor of the next page."""
+
+    items: list[SessionSummary]
+    next_cursor: str | None
+
+
+class SessionSource(Protocol):
+    """Pages of recorded sessions (called from a worker thread: may block on disk)."""
+
+    def list_page(self, cursor: str | None, show_all: bool) -> SessionPage:
+        """One page; `show_all` includes sessions of other directories."""
+        ...
+
+
+@dataclass(frozen=True)
+class TrustRequest:
+    """The directory that has no trust decision yet."""
+
+    directory: str
+    is_git_repo: bool
+
+
+@dataclass(frozen=True)
+class KeyRequest:
+    """The provider whose API key is missing."""
+
+    provider_name: str
+    env_var: str
+    auth_file: str
+
+
+class Boot(Protocol):
+    """The start-up steps the app walks through before the session starts."""
+
+    def trust_request(self) -> TrustRequest | None:
+        """The directory to ask about, or None if a decision exists (or was given by flags)."""
+        ...
+
+    def record_trust(self, trusted: bool) -> None:
+        """Save the decision and reload the config."""
+        ...
+
+    def key_request(self) -> KeyRequest | None:
+        """What to ask for when the provider needs an API key and none is set."""
+        ...
+
+    def save_key(self, key: str) -> None:
+        """Store a pasted API key (auth.json, mode 0600)."""
+        ...
+
+    def sessions(self) -> SessionSource:
+        """Where the resume picker reads recorded sessions from."""
+        ...
+
+    async def start(self, resume_path: Path | None) -> CoreClient:
+        """Create the session (fresh, or resumed from a rollout)."""
+        ...
+
+
+@dataclass
+class LaunchOptions:
+    """How the app was started: first prompt, images, picker, display choices."""
+
+    version: str = "0.0.0"
+    prompt: str | None = None
+    images: list[Path] = field(default_factory=list)
+    show_picker: bool = False
+    resume_path: Path | None = None
+    show_all: bool = False
+    hide_agent_reasoning: bool = False
+    model_context_window: int | None = None
+    animate: bool = True

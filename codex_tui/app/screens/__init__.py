@@ -1,0 +1,1 @@
+"""Screens of the interactive app, each with its stylesheet beside it."""

@@ -1,0 +1,143 @@
+"""The modal that asks whether a command may run or a patch may be applied."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from codex_core.protocol import (
+    ApplyPatchApprovalRequestEvent,
+    ExecApprovalRequestEvent,
+)
+from codex_core.protocol.common import ReviewDecision
+from codex_tui.app.diff_render import patch_content
+from codex_tui.app.diffs import patch_files
+from codex_tui.app.formatting import display_command, shorten_path, truncate_line
+
+ApprovalRequest = ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
+
+
+@dataclass(frozen=True)
+class ApprovalAnswer:
+    """The user's decision, and a command prefix to always allow if they chose that."""
+
+    decision: ReviewDecision
+    remember_prefix: list[str] | None = None
+
+
+class ApprovalScreen(ModalScreen[ApprovalAnswer]):
+    """Shows the command (with cwd and reason) or the diff, and one key per decision."""
+
+    CSS_PATH = "approval.tcss"
+    BINDINGS = [
+        Binding("y", "decide('approved')", "yes", show=False),
+        Binding("a", "decide('approved_for_session')", "always", show=False),
+        Binding("n", "decide('denied')", "no", show=False),
+        Binding("escape", "decide('denied')", "no", show=False),
+        Binding("p", "prefix", "prefix", show=False),
+    ]
+
+    def __init__(self, request: ApprovalRequest) -> None:
+        super().__init__()
+        self.request = request
+
+    @property
+    def prefix(self) -> list[str] | None:
+        """The command prefix the core suggested remembering, if any."""
+        if isinstance(self.request, ExecApprovalRequestEvent):
+            return self.request.suggested_prefix or None
+        return None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="approval"):
+            yield Static(self._title(), id="approval-title")
+            with VerticalScroll(id="approval-body"):
+                yield Static(self._body())
+            yield OptionList(*self._options(), id="approval-options")
+
+    def _title(self) -> Content:
+        if isinstance(self.request, ExecApprovalRequestEvent):
+            return Content.assemble(("Allow Codex to run this command?", "bold"))
+        return Content.assemble(("Allow Codex to make these edits?", "bold"))
+
+    def _body(self) -> Content:
+        request = self.request
+        parts: list[str | tuple[str, str] | Content] = []
+        if isinstance(request, ExecApprovalRequestEvent):
+            command = display_command(request.command)
+            for index, line in enumerate(command.split("\n")[:20]):
+                parts += [("$ " if index == 0 else "  ", "$accent"), truncate_line(line, 300), "\n"]
+            parts += [("in ", "$text-muted"), (shorten_path(request.cwd), "$text-muted"), "\n"]
+        else:
+            parts += [
+                patch_content(patch_files(request.changes), bullet=("", ""), verb="Edit"),
+                "\n",
+            ]
+            if request.grant_root:
+                grant = shorten_path(request.grant_root)
+                parts += [
+                    ("also allows writes under ", "$text-muted"),
+                    (grant, "$text-muted"),
+                    "\n",
+                ]
+        if request.reason:
+            parts += ["\n", ("Reason: ", "bold"), (request.reason, "italic")]
+        return Content.assemble(*parts).rstrip()
+
+    def _options(self) -> list[Option]:
+        options = [
+            Option(Content.from_markup("Yes, proceed [$text-muted](y)[/]"), id="approved"),
+            Option(
+                Content.from_markup("Yes, and don't ask again this session [$text-muted](a)[/]"),
+                id="approved_for_session",
+            ),
+        ]
+        if self.prefix:
+            label = Content.assemble(
+                "Yes, and don't ask again for commands starting with ",
+                (" ".join(self.prefix), "bold"),
+                (" (p)", "$text-muted"),
+            )
+            options.append(Option(label, id="prefix"))
+        options.append(
+            Option(
+                Content.from_markup(
+                    "No, tell the model what to do differently [$text-muted](n / esc)[/]"
+                ),
+                id="denied",
+            )
+        )
+        return options
+
+    def on_mount(self) -> None:
+        """Focus the options so arrows and Enter work too."""
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Enter on a highlighted option."""
+        choice = event.option.id or "denied"
+        if choice == "prefix":
+            self.action_prefix()
+        else:
+            self.action_decide(choice)
+
+    def action_decide(self, decision: str) -> None:
+        """Answer with a decision."""
+        answers: dict[str, ReviewDecision] = {
+            "approved": "approved",
+            "approved_for_session": "approved_for_session",
+            "denied": "denied",
+        }
+        self.dismiss(ApprovalAnswer(answers.get(decision, "denied")))
+
+    def action_prefix(self) -> None:
+        """Approve and remember the suggested prefix."""
+        if self.prefix:
+            self.dismiss(ApprovalAnswer("approved", remember_prefix=self.prefix))

@@ -1,0 +1,293 @@
+"""Applies core events to the chat screen's widgets: one `match` over every event type."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, assert_never
+
+from textual.widget import Widget
+
+from codex_core.protocol import (
+    AgentMessageDeltaEvent,
+    AgentMessageEvent,
+    AgentReasoningDeltaEvent,
+    AgentReasoningEvent,
+    AgentReasoningSectionBreakEvent,
+    ApplyPatchApprovalRequestEvent,
+    ApprovalDecisionEvent,
+    BackgroundEvent,
+    ErrorEvent,
+    EventMsg,
+    ExecApprovalRequestEvent,
+    ExecCommandBeginEvent,
+    ExecCommandEndEvent,
+    ExecCommandOutputDeltaEvent,
+    GetHistoryEntryResponseEvent,
+    McpToolCallBeginEvent,
+    McpToolCallEndEvent,
+    PatchApplyBeginEvent,
+    PatchApplyEndEvent,
+    PlanUpdateEvent,
+    SessionConfiguredEvent,
+    ShutdownCompleteEvent,
+    StreamErrorEvent,
+    TaskCompleteEvent,
+    TaskStartedEvent,
+    TokenCountEvent,
+    TurnAbortedEvent,
+    TurnDiffEvent,
+    UserMessageEvent,
+    WarningEvent,
+)
+from codex_core.protocol.common import TokenUsage
+from codex_tui.app.diffs import diff_stats
+from codex_tui.app.formatting import (
+    context_left_percent,
+    display_command,
+    format_elapsed,
+    reasoning_header,
+)
+from codex_tui.app.widgets.cells.agent_cell import AgentCell
+from codex_tui.app.widgets.cells.diff_summary_cell import DiffSummaryCell
+from codex_tui.app.widgets.cells.exec_cell import ExecCell
+from codex_tui.app.widgets.cells.mcp_cell import McpCell
+from codex_tui.app.widgets.cells.notice_cell import NoticeCell
+from codex_tui.app.widgets.cells.patch_cell import PatchCell
+from codex_tui.app.widgets.cells.plan_cell import PlanCell
+from codex_tui.app.widgets.cells.reasoning_cell import ReasoningCell
+from codex_tui.app.widgets.cells.separator_cell import SeparatorCell
+from codex_tui.app.widgets.cells.user_cell import UserCell
+
+ApprovalRequest = ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
+
+
+class ChatHooks(Protocol):
+    """What the applier asks of the screen beyond adding cells."""
+
+    async def add_cell(self, cell: Widget) -> None:
+        """Append a cell to the transcript."""
+        ...
+
+    async def on_session_configured(self, event: SessionConfiguredEvent) -> None:
+        """Show the header and replay a resumed session's past events."""
+        ...
+
+    def on_turn_started(self) -> None:
+        """A turn began: start the status line."""
+        ...
+
+    def on_turn_ended(self, aborted: bool) -> float:
+        """A turn ended: stop the status line, send or restore queued messages; returns seconds."""
+        ...
+
+    def on_reasoning_header(self, header: str) -> None:
+        """Show the reasoning summary's header in the status line."""
+        ...
+
+    def on_context_left(self, percent: int) -> None:
+        """Show how much context is left."""
+        ...
+
+    def on_approval_request(self, request: ApprovalRequest) -> None:
+        """Ask the user (modal)."""
+        ...
+
+    def on_history_entry(self, event: GetHistoryEntryResponseEvent) -> None:
+        """Hand a history entry to the composer."""
+        ...
+
+    def on_shutdown_complete(self) -> None:
+        """The core stopped."""
+        ...
+
+
+@dataclass
+class TurnState:
+    """What the applier tracks within one turn."""
+
+    agent: AgentCell | None = None
+    reasoning: ReasoningCell | None = None
+    reasoning_text: str = ""
+    turn_diff: str = ""
+    did_work: bool = False
+
+
+@dataclass
+class EventApplier:
+    """Turns each event into cells and screen updates."""
+
+    hooks: ChatHooks
+    hide_reasoning: bool = False
+    context_window: int | None = None
+    session_id: str | None = None
+    total_usage: TokenUsage | None = None
+    turn: TurnState = field(default_factory=TurnState)
+    execs: dict[str, ExecCell] = field(default_factory=dict)
+    patches: dict[str, PatchCell] = field(default_factory=dict)
+    mcps: dict[str, McpCell] = field(default_factory=dict)
+    decided: set[str] = field(default_factory=set)
+
+    async def apply(self, msg: EventMsg, *, replay: bool = False) -> None:
+        """Apply one event; `replay` is set for a resumed session's past events."""
+        hooks = self.hooks
+        match msg:
+            case SessionConfiguredEvent():
+                self.session_id = msg.session_id
+                await hooks.on_session_configured(msg)
+            case TaskStartedEvent():
+                self.turn = TurnState()
+                self.context_window = msg.model_context_window or self.context_window
+                if not replay:
+                    hooks.on_turn_started()
+            case TaskCompleteEvent():
+                await self._end_turn(aborted=False, replay=replay)
+            case TurnAbortedEvent():
+                await self._end_turn(aborted=True, replay=replay)
+            case TokenCountEvent():
+                if msg.info is not None:
+                    self.total_usage = msg.info.total_token_usage
+                    percent = context_left_percent(msg.info, self.context_window)
+                    if percent is not None:
+                        hooks.on_context_left(percent)
+            case AgentMessageDeltaEvent():
+                await self._agent_delta(msg.delta)
+            case AgentMessageEvent():
+                if self.turn.agent is not None:
+                    await self.turn.agent.finish(msg.message)
+                else:
+                    await self._add(AgentCell(msg.message))
+                self.turn.agent = None
+            case AgentReasoningDeltaEvent():
+                await self._reasoning(msg.delta, complete=False)
+            case AgentReasoningEvent():
+                await self._reasoning(msg.text, complete=True)
+            case AgentReasoningSectionBreakEvent():
+                self.turn.reasoning = None
+                self.turn.reasoning_text = ""
+            case UserMessageEvent():
+                await self._add(UserCell(msg.message, images=len(msg.images or [])))
+            case ExecCommandBeginEvent():
+                self.turn.did_work = True
+                cell = ExecCell(msg.call_id, msg.command)
+                self.execs[msg.call_id] = cell
+                await self._add(cell)
+            case ExecCommandOutputDeltaEvent():
+                pass  # the cell shows output when the command ends
+            case ExecCommandEndEvent():
+                exec_cell = self.execs.pop(msg.call_id, None)
+                if exec_cell is not None:
+                    output = msg.aggregated_output or (msg.stdout + msg.stderr)
+                    exec_cell.finish(msg.exit_code, output, msg.duration_ms, msg.timed_out)
+            case ExecApprovalRequestEvent() | ApplyPatchApprovalRequestEvent():
+                if not replay:
+                    hooks.on_approval_request(msg)
+            case ApprovalDecisionEvent():
+                if msg.call_id not in self.decided:
+                    await self.add_decision(msg)
+            case PatchApplyBeginEvent():
+                self.turn.did_work = True
+                patch = PatchCell(msg.call_id, msg.changes)
+                self.patches[msg.call_id] = patch
+                await self._add(patch)
+            case PatchApplyEndEvent():
+                patch_cell = self.patches.pop(msg.call_id, None)
+                if patch_cell is not None:
+                    patch_cell.finish(msg.success, msg.stderr)
+            case TurnDiffEvent():
+                self.turn.turn_diff = msg.unified_diff
+            case PlanUpdateEvent():
+                await self._add(PlanCell(msg.explanation, msg.plan))
+            case McpToolCallBeginEvent():
+                self.turn.did_work = True
+                mcp = McpCell(msg.call_id, msg.server, msg.tool, msg.arguments)
+                self.mcps[msg.call_id] = mcp
+                await self._add(mcp)
+            case McpToolCallEndEvent():
+                mcp_cell = self.mcps.pop(msg.call_id, None)
+                if mcp_cell is None:
+                    mcp_cell = McpCell(msg.call_id, msg.server, msg.tool, None)
+                    await self._add(mcp_cell)
+                mcp_cell.finish(msg.result, msg.error)
+            case ErrorEvent():
+                await self._add(NoticeCell("error", msg.message))
+            case WarningEvent():
+                await self._add(NoticeCell("warning", msg.message))
+            case StreamErrorEvent():
+                await self._add(NoticeCell("warning", msg.message))
+            case BackgroundEvent():
+                await self._add(NoticeCell("info", msg.message))
+            case GetHistoryEntryResponseEvent():
+                hooks.on_history_entry(msg)
+            case ShutdownCompleteEvent():
+                hooks.on_shutdown_complete()
+            case _:
+                assert_never(msg)
+
+    async def add_decision(self, event: ApprovalDecisionEvent) -> None:
+        """A line saying what the user decided about a command or patch."""
+        self.decided.add(event.call_id)
+        subject = "the edits"
+        if event.kind == "exec":
+            command = display_command(event.command) if event.command else "the command"
+            subject = f"codex to run {command.split(chr(10))[0]}"
+        match event.decision:
+            case "approved":
+                cell = NoticeCell("approved", f"You approved {subject}")
+            case "approved_for_session":
+                cell = NoticeCell("approved", f"You approved {subject} for this session")
+            case "denied":
+                cell = NoticeCell("denied", f"You did not approve {subject}")
+            case "abort":
+                cell = NoticeCell("denied", f"You cancelled {subject}")
+            case _:
+                assert_never(event.decision)
+        await self._add(cell)
+
+    async def _add(self, cell: Widget) -> None:
+        if not isinstance(cell, AgentCell):
+            self.turn.agent = None
+        if not isinstance(cell, ReasoningCell):
+            self.turn.reasoning = None
+        await self.hooks.add_cell(cell)
+
+    async def _agent_delta(self, delta: str) -> None:
+        if self.turn.agent is None:
+            cell = AgentCell()
+            await self._add(cell)
+            self.turn.agent = cell
+        await self.turn.agent.append(delta)
+
+    async def _reasoning(self, text: str, *, complete: bool) -> None:
+        turn = self.turn
+        turn.reasoning_text = text if complete else turn.reasoning_text + text
+        header = reasoning_header(turn.reasoning_text)
+        if header:
+            self.hooks.on_reasoning_header(header)
+        if self.hide_reasoning:
+            return
+        if turn.reasoning is None:
+            cell = ReasoningCell(turn.reasoning_text)
+            await self._add(cell)
+            turn.reasoning = cell
+        elif complete:
+            turn.reasoning.replace(text)
+        else:
+            turn.reasoning.append(text)
+        if complete:
+            turn.reasoning = None
+            turn.reasoning_text = ""
+
+    async def _end_turn(self, *, aborted: bool, replay: bool) -> None:
+        turn = self.turn
+        self.turn = TurnState()
+        if aborted:
+            await self._add(
+                NoticeCell("interrupted", "Interrupted. Tell the model what to do differently.")
+            )
+        if turn.turn_diff:
+            stats = diff_stats(turn.turn_diff)
+            if stats:
+                await self._add(DiffSummaryCell(stats))
+        seconds = 0.0 if replay else self.hooks.on_turn_ended(aborted)
+        if not replay and turn.did_work and seconds >= 1:
+            await self._add(SeparatorCell(f"Worked for {format_elapsed(seconds)}"))

@@ -1,0 +1,212 @@
+"""Pick a recorded session to resume: newest first, type to search, pages load as you scroll."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from pathlib import Path
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import DataTable, Input, Static
+from textual.widgets.data_table import ColumnKey
+
+from codex_tui.app.clock import Clock
+from codex_tui.app.core import SessionSource, SessionSummary
+from codex_tui.app.formatting import shorten_path, truncate_line
+
+LOAD_AHEAD_ROWS = 8
+"""Load the next page when the cursor gets this close to the last row."""
+MAX_FILTER_PAGES = 20
+"""While searching, fetch at most this many extra pages looking for matches."""
+
+
+def relative_age(then: datetime, now: datetime) -> str:
+    """`just now`, `5 minutes ago`, `3 hours ago`, `2 days ago`."""
+    seconds = max(0, int((now - then).total_seconds()))
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            count = seconds // size
+            return f"{count} {unit}{'s' if count != 1 else ''} ago"
+    return "just now" if seconds < 10 else f"{seconds} seconds ago"
+
+
+def matches(item: SessionSummary, query: str) -> bool:
+    """Whether a row matches the search text (case-insensitive, any column)."""
+    if not query:
+        return True
+    needle = query.lower()
+    fields = (item.preview, item.branch or "", item.cwd, item.id)
+    return any(needle in field.lower() for field in fields)
+
+
+class ResumePickerScreen(Screen[Path | None]):
+    """Dismisses with the chosen rollout path, or None to start a new session."""
+
+    CSS_PATH = "resume_picker.tcss"
+    BINDINGS = [
+        Binding("escape", "new_session", "new session", show=False),
+        Binding("enter", "choose", "resume", show=False, priority=True),
+        Binding("up", "move(-1)", show=False, priority=True),
+        Binding("down", "move(1)", show=False, priority=True),
+        Binding("pageup", "page(-1)", show=False, priority=True),
+        Binding("pagedown", "page(1)", show=False, priority=True),
+        Binding("ctrl+c", "app.quit", show=False, priority=True),
+    ]
+
+    def __init__(self, source: SessionSource, clock: Clock, *, show_all: bool = False) -> None:
+        super().__init__()
+        self.source = source
+        self.clock = clock
+        self.show_all = show_all
+        self.items: list[SessionSummary] = []
+        self.shown: list[SessionSummary] = []
+        self.next_cursor: str | None = None
+        self.exhausted = False
+        self.loading = False
+        self.query_text = ""
+        self._filter_pages = 0
+
+    def compose(self) -> ComposeResult:
+        scope = "all directories" if self.show_all else "this directory"
+        with Vertical(id="picker"):
+            yield Static(
+                Content.assemble(
+                    ("Resume a previous session", "bold"), (f" · {scope}", "$text-muted")
+                ),
+                id="picker-title",
+            )
+            yield Input(placeholder="Type to search", id="picker-search")
+            table: DataTable[str | Content] = DataTable(
+                id="picker-table", cursor_type="row", zebra_stripes=False
+            )
+            yield table
+            yield Static("Loading sessions…", id="picker-status")
+            yield Static(
+                Content.assemble(
+                    ("enter", "bold"),
+                    " resume · ",
+                    ("esc", "bold"),
+                    " new session · ",
+                    ("↑↓ pgup pgdn", "bold"),
+                    " move · ",
+                    ("ctrl+c", "bold"),
+                    " quit",
+                ),
+                id="picker-hint",
+            )
+
+    def on_mount(self) -> None:
+        """Paint at once; rows arrive from a background load."""
+        table = self.query_one(DataTable)
+        table.add_column("Updated", key="updated", width=16)
+        table.add_column("Branch", key="branch", width=16)
+        table.add_column("CWD", key="cwd", width=24)
+        table.add_column("Conversation", key="conversation", width=40)
+        self.query_one(Input).focus()
+        self._load_more()
+
+    def on_resize(self) -> None:
+        """The conversation column takes the width the others leave."""
+        table = self.query_one(DataTable)
+        fixed = sum(column.width for key, column in table.columns.items() if key != "conversation")
+        padding = 2 * table.cell_padding * len(table.columns) + 1
+        column = table.columns[ColumnKey("conversation")]
+        column.auto_width = False
+        column.width = max(20, self.size.width - 2 - fixed - padding)
+        table.refresh()
+
+    def _load_more(self) -> None:
+        if self.loading or self.exhausted:
+            return
+        self.loading = True
+        self.run_worker(self._fetch(self.next_cursor), group="pages")
+
+    async def _fetch(self, cursor: str | None) -> None:
+        try:
+            page = await asyncio.to_thread(self.source.list_page, cursor, self.show_all)
+        except OSError as err:
+            self.loading = False
+            self.exhausted = True
+            self._set_status(f"Could not read sessions: {err.strerror or err}.")
+            return
+        self.loading = False
+        self.items.extend(page.items)
+        self.next_cursor = page.next_cursor
+        self.exhausted = page.next_cursor is None
+        self._refilter(keep_cursor=True)
+
+    def _refilter(self, *, keep_cursor: bool = False) -> None:
+        table = self.query_one(DataTable)
+        row = table.cursor_row if keep_cursor else 0
+        now = self.clock.now()
+        self.shown = [item for item in self.items if matches(item, self.query_text)]
+        table.clear()
+        for item in self.shown:
+            table.add_row(
+                relative_age(item.updated, now),
+                Content.styled(item.branch or "-", "$text-muted" if not item.branch else ""),
+                shorten_path(item.cwd),
+                truncate_line(" ".join(item.preview.split()), 200) or "(no message)",
+                key=item.id,
+            )
+        if self.shown:
+            table.move_cursor(row=min(row, len(self.shown) - 1))
+        self._update_status()
+        if self.query_text and len(self.shown) < 10 and self._filter_pages < MAX_FILTER_PAGES:
+            self._filter_pages += 1
+            self._load_more()
+        else:
+            self._maybe_load_ahead()
+
+    def _update_status(self) -> None:
+        if self.loading and not self.items:
+            text = "Loading sessions…"
+        elif not self.items:
+            text = "No recorded sessions yet: press esc to start a new one."
+        elif not self.shown:
+            text = f"No session matches “{self.query_text}”."
+        else:
+            more = "" if self.exhausted else " (more load as you scroll)"
+            text = f"{len(self.shown)} sessions{more}"
+        self._set_status(text)
+
+    def _set_status(self, text: str) -> None:
+        self.query_one("#picker-status", Static).update(Content.styled(text, "$text-muted"))
+
+    def _maybe_load_ahead(self) -> None:
+        table = self.query_one(DataTable)
+        if len(self.shown) - table.cursor_row <= LOAD_AHEAD_ROWS:
+            self._load_more()
+
+    @on(Input.Changed, "#picker-search")
+    def _search(self, event: Input.Changed) -> None:
+        self.query_text = event.value.strip()
+        self._filter_pages = 0
+        self._refilter()
+
+    def action_move(self, delta: int) -> None:
+        """Arrow keys move the highlighted row."""
+        table = self.query_one(DataTable)
+        if self.shown:
+            table.move_cursor(row=max(0, min(len(self.shown) - 1, table.cursor_row + delta)))
+        self._maybe_load_ahead()
+
+    def action_page(self, direction: int) -> None:
+        """PgUp/PgDn move by a screenful."""
+        table = self.query_one(DataTable)
+        self.action_move(direction * max(1, table.size.height - 2))
+
+    def action_choose(self) -> None:
+        """Resume the highlighted session."""
+        table = self.query_one(DataTable)
+        if self.shown and 0 <= table.cursor_row < len(self.shown):
+            self.dismiss(self.shown[table.cursor_row].path)
+
+    def action_new_session(self) -> None:
+        """Start fresh instead."""
+        self.dismiss(None)

@@ -1,0 +1,1 @@
+"""Widgets of the interactive app, one per module."""

@@ -1,0 +1,1 @@
+"""Transcript cells: one widget per kind of history entry."""

@@ -1,0 +1,120 @@
+"""The multiline input: Enter sends, Shift+Enter or Ctrl+J adds a line, Up/Down walk history."""
+
+from __future__ import annotations
+
+import re
+
+from textual import events
+from textual.message import Message
+from textual.widgets import TextArea
+
+from codex_tui.app.history import ComposerHistory, Fetch, Show, Step
+
+LARGE_PASTE_CHARS = 1000
+"""Pastes longer than this show as a placeholder and are expanded, intact, when sent."""
+PLACEHOLDER = re.compile(r"\[Pasted text #(\d+): [\d,]+ chars\]")
+
+
+class Composer(TextArea):
+    """Where the user types; posts `Submitted` and `HistoryRequested` upwards."""
+
+    class Submitted(Message):
+        """The user pressed Enter with this text (placeholders expanded)."""
+
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class HistoryRequested(Message):
+        """Up reached a persistent history entry that must be fetched from the core."""
+
+        def __init__(self, offset: int, log_id: int) -> None:
+            super().__init__()
+            self.offset = offset
+            self.log_id = log_id
+
+    def __init__(self) -> None:
+        super().__init__(
+            id="composer",
+            soft_wrap=True,
+            show_line_numbers=False,
+            tab_behavior="focus",
+            compact=True,
+            placeholder="Ask Codex to do anything",
+        )
+        self.past = ComposerHistory()
+        self.pastes: dict[int, str] = {}
+
+    def clear_input(self) -> None:
+        """Empty the composer and forget pasted blocks."""
+        self.clear()
+        self.pastes.clear()
+        self.past.reset()
+
+    def history_entry(self, offset: int, log_id: int, entry: str | None) -> None:
+        """A persistent history entry arrived from the core."""
+        self._apply(self.past.on_entry(offset, log_id, entry))
+
+    def expanded_text(self) -> str:
+        """The text with pasted placeholders replaced by what was pasted."""
+
+        def expand(match: re.Match[str]) -> str:
+            return self.pastes.get(int(match.group(1)), match.group(0))
+
+        return PLACEHOLDER.sub(expand, self.text)
+
+    async def _on_key(self, event: events.Key) -> None:
+        key = event.key
+        if key == "enter":
+            self._stop(event)
+            self._submit()
+        elif key in ("shift+enter", "ctrl+j", "alt+enter"):
+            self._stop(event)
+            self.insert("\n")
+        elif key == "up" and self.cursor_location[0] == 0 and (not self.text or self.past.browsing):
+            self._stop(event)
+            self._apply(self.past.previous(self.text))
+        elif (
+            key == "down"
+            and self.past.browsing
+            and self.cursor_location[0] == self.document.line_count - 1
+        ):
+            self._stop(event)
+            self._apply(self.past.next())
+        else:
+            await super()._on_key(event)
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        if len(text) <= LARGE_PASTE_CHARS:
+            self._stop(event)
+            self.insert(text)
+            return
+        self._stop(event)
+        number = len(self.pastes) + 1
+        self.pastes[number] = text
+        self.insert(f"[Pasted text #{number}: {len(text):,} chars]")
+
+    def _submit(self) -> None:
+        text = self.expanded_text()
+        if not text.strip():
+            return
+        self.past.record(text)
+        self.clear()
+        self.pastes.clear()
+        self.post_message(self.Submitted(text))
+
+    def _apply(self, step: Step) -> None:
+        match step:
+            case Show(text=text):
+                self.load_text(text)
+                self.move_cursor(self.document.end)
+            case Fetch(offset=offset, log_id=log_id):
+                self.post_message(self.HistoryRequested(offset, log_id))
+            case None:
+                pass
+
+    @staticmethod
+    def _stop(event: events.Event) -> None:
+        event.stop()
+        event.prevent_default()

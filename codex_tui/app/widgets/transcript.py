@@ -1,0 +1,48 @@
+"""The scrolling history of cells, kept to a bounded number of mounted widgets."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.containers import VerticalScroll
+from textual.widget import Widget
+
+from codex_tui.app.widgets.cells.notice_cell import NoticeCell
+
+MAX_CELLS = 400
+"""Older cells are dropped from the screen (the rollout keeps everything)."""
+
+
+class Transcript(VerticalScroll, can_focus=False):
+    """Cells, newest at the bottom; follows the end while the user has not scrolled up."""
+
+    def __init__(self, max_cells: int = MAX_CELLS) -> None:
+        super().__init__(id="transcript")
+        self.max_cells = max_cells
+        self.dropped = 0
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Once cells overflow the view, stick to the bottom as more arrive.
+
+        Anchoring earlier would push a short transcript to the bottom of the screen.
+        """
+        if not self.is_anchored and event.virtual_size.height > event.size.height:
+            self.anchor()
+
+    async def add(self, cell: Widget) -> None:
+        """Mount a cell at the end, dropping the oldest ones past the limit."""
+        await self.mount(cell)
+        cells = [child for child in self.children if child.id != "dropped"]
+        excess = len(cells) - self.max_cells
+        if excess > 0:
+            self.dropped += excess
+            await self.remove_children(cells[:excess])
+            for note in self.query("#dropped"):
+                await note.remove()
+            note = NoticeCell("info", f"… {self.dropped} earlier cells are not shown")
+            note.id = "dropped"
+            await self.mount(note, before=0)
+
+    async def clear(self) -> None:
+        """Remove every cell."""
+        self.dropped = 0
+        await self.remove_children()

@@ -1,0 +1,250 @@
+"""SVG snapshots of every TUI state a user sees (stored in the top-level `snapshots/`)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from codex_core.protocol import (
+    AgentMessageDeltaEvent,
+    AgentReasoningDeltaEvent,
+    ApplyPatchApprovalRequestEvent,
+    ErrorEvent,
+    EventMsg,
+    ExecApprovalRequestEvent,
+    ExecCommandBeginEvent,
+    ExecCommandEndEvent,
+    PatchApplyBeginEvent,
+    PatchApplyEndEvent,
+    PlanUpdateEvent,
+    TaskCompleteEvent,
+    TaskStartedEvent,
+    TokenCountEvent,
+    TurnAbortedEvent,
+    TurnDiffEvent,
+    UserMessageEvent,
+    WarningEvent,
+)
+from codex_core.protocol.common import (
+    AddChange,
+    PlanItem,
+    TokenUsage,
+    TokenUsageInfo,
+    UpdateChange,
+)
+from codex_tui.app.codex_app import CodexApp
+from codex_tui.app.core import KeyRequest, TrustRequest
+from tests.tui.fake_core import PROJECT, FakeBoot, frozen_clock, options, settle
+
+SIZE = (100, 34)
+Compare = Callable[..., bool]
+
+DIFF = """@@ -10,4 +10,5 @@ def load(path):
+     with open(path) as fh:
+-        data = fh.read()
++        data = fh.read().strip()
++        log.debug("read %d bytes", len(data))
+     return parse(data)
+@@ -40,2 +41,2 @@
+-VERSION = "1.0"
++VERSION = "1.1"
+"""
+
+
+def app_with(boot: FakeBoot | None = None, **opts: Any) -> tuple[CodexApp, FakeBoot]:
+    """A CodexApp over a fake boot with the frozen clock."""
+    boot = boot or FakeBoot()
+    return CodexApp(boot, options(**opts), clock=frozen_clock()), boot
+
+
+def feeding(
+    boot: FakeBoot, *msgs: EventMsg, advance: float = 0.0
+) -> Callable[[Pilot[Any]], Awaitable[None]]:
+    """A run_before that feeds events to the session and waits for them to render."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        boot.core.emit(*msgs)
+        await settle(pilot, boot.core)
+        if advance:
+            assert isinstance(pilot.app, CodexApp)
+            clock = pilot.app.clock
+            clock.advance(advance)  # type: ignore[attr-defined]
+            await pilot.pause(0.15)
+
+    return run_before
+
+
+def turn_start(message: str) -> list[EventMsg]:
+    return [TaskStartedEvent(model_context_window=200_000), UserMessageEvent(message=message)]
+
+
+def test_snapshot_empty_session(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot))
+
+
+def test_snapshot_streaming_answer(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    answer = (
+        "I found the problem. The loader reads the file but never strips the trailing newline, so"
+    )
+    msgs: list[EventMsg] = [
+        *turn_start("Why does the config loader fail on Windows?"),
+        AgentReasoningDeltaEvent(delta="**Reading the loader**\n\nChecking how paths are split."),
+        *[AgentMessageDeltaEvent(delta=word + " ") for word in answer.split(" ")],
+        AgentMessageDeltaEvent(delta="\n\n- `load()` keeps `\\r\\n`\n- the par"),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs, advance=12))
+
+
+def test_snapshot_exec_running(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    msgs: list[EventMsg] = [
+        *turn_start("Run the tests"),
+        ExecCommandBeginEvent(
+            call_id="c1", command=["bash", "-lc", "pytest -q tests/unit"], cwd=PROJECT
+        ),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs, advance=3))
+
+
+def test_snapshot_exec_done_ok(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    output = "\n".join(
+        f"-rw-r--r-- 1 user user {100 + i:>5} Oct  1 12:00 file_{i}.py" for i in range(14)
+    )
+    msgs: list[EventMsg] = [
+        *turn_start("What is in this folder?"),
+        ExecCommandBeginEvent(call_id="c1", command=["bash", "-lc", "ls -la"], cwd=PROJECT),
+        ExecCommandEndEvent(call_id="c1", exit_code=0, aggregated_output=output, duration_ms=42),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_exec_done_failed(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    output = "F.\n=== FAILURES ===\ntest_upload.py:12: AssertionError\n1 failed, 1 passed in 0.31s"
+    msgs: list[EventMsg] = [
+        *turn_start("Run the upload tests"),
+        ExecCommandBeginEvent(
+            call_id="c1", command=["pytest", "-q", "test_upload.py"], cwd=PROJECT
+        ),
+        ExecCommandEndEvent(
+            call_id="c1", exit_code=1, aggregated_output=output, duration_ms=65_400
+        ),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_patch_cell(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    changes = {
+        "src/loader.py": UpdateChange(unified_diff=DIFF),
+        "docs/CHANGES.md": AddChange(content="# Changes\n\n- strip file contents\n"),
+    }
+    diff = (
+        "diff --git a/src/loader.py b/src/loader.py\n+a\n+b\n-c\n"
+        + "diff --git a/docs/CHANGES.md b/docs/CHANGES.md\n+x\n+y\n+z\n"
+    )
+    msgs: list[EventMsg] = [
+        *turn_start("Strip the file contents and note it in the changelog"),
+        PatchApplyBeginEvent(call_id="p1", auto_approved=True, changes=changes),
+        PatchApplyEndEvent(call_id="p1", success=True),
+        TurnDiffEvent(unified_diff=diff),
+        TaskCompleteEvent(),
+    ]
+    assert snap_compare(app, terminal_size=(100, 40), run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_approval_command(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    msgs: list[EventMsg] = [
+        *turn_start("Install the dependencies"),
+        ExecApprovalRequestEvent(
+            call_id="c1",
+            command=["bash", "-lc", "pip install -r requirements.txt"],
+            cwd=PROJECT,
+            reason="Installing packages needs network access, which the sandbox blocks.",
+        ),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_approval_patch(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    msgs: list[EventMsg] = [
+        *turn_start("Strip the file contents"),
+        ApplyPatchApprovalRequestEvent(
+            call_id="p1",
+            changes={"src/loader.py": UpdateChange(unified_diff=DIFF)},
+            reason="This file is outside the writable roots.",
+        ),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_resume_picker(snap_compare: Compare) -> None:
+    app, _ = app_with(show_picker=True, show_all=True)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_trust_screen(snap_compare: Compare) -> None:
+    boot = FakeBoot(trust=TrustRequest(directory="~/project", is_git_repo=True))
+    app, _ = app_with(boot)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_api_key_screen(snap_compare: Compare) -> None:
+    boot = FakeBoot(
+        key=KeyRequest(
+            provider_name="OpenAI", env_var="OPENAI_API_KEY", auth_file="~/.codex/auth.json"
+        )
+    )
+    app, _ = app_with(boot)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+def test_snapshot_error_cell(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    msgs: list[EventMsg] = [
+        *turn_start("Summarise the repository"),
+        WarningEvent(message="Reconnecting… 1/5: the stream was cut"),
+        ErrorEvent(message="The model provider rejected the API key: check OPENAI_API_KEY."),
+        TaskCompleteEvent(),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_plan_and_interrupt(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    plan = [
+        PlanItem(step="Read the loader", status="completed"),
+        PlanItem(step="Fix newline handling", status="in_progress"),
+        PlanItem(step="Add a regression test", status="pending"),
+    ]
+    msgs: list[EventMsg] = [
+        *turn_start("Fix the loader"),
+        PlanUpdateEvent(explanation="Small fix, then a test.", plan=plan),
+        TokenCountEvent(
+            info=TokenUsageInfo(
+                last_token_usage=TokenUsage(total_tokens=58_000), model_context_window=200_000
+            )
+        ),
+        TurnAbortedEvent(reason="interrupted"),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
