@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from codex_core.command_safety import command_prefixes, parse_plain_script, shell_wrapper_script
+from codex_core.command_safety import (
+    command_prefixes,
+    is_known_safe_command,
+    parse_plain_script,
+    shell_wrapper_script,
+)
 
 
 @pytest.mark.parametrize(
@@ -54,3 +61,12 @@ def test_command_safety_prefixes_look_inside_substitutions_and_stop_at_dynamic_w
 )
 def test_command_safety_shell_wrapper_detection(argv: list[str], script: str | None) -> None:
     assert shell_wrapper_script(argv) == script
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=60))
+def test_command_safety_any_script_is_classified_without_error(script: str) -> None:
+    result = is_known_safe_command(["bash", "-lc", script])
+    plain = parse_plain_script(script)
+    assert isinstance(result, bool)
+    assert plain is None or all(isinstance(word, str) for argv in plain for word in argv)

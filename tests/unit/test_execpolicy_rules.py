@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codex_core.execpolicy import (
     PrefixRule,
@@ -244,3 +246,12 @@ def test_execpolicy_empty_and_triple_quoted_strings_keep_line_numbers() -> None:
         PrefixRule((("echo",), ("",)), "allow", "two\nlines", "f.rules:1"),
         PrefixRule((("x",),), "prompt", None, "f.rules:3"),
     ]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(), min_size=1, max_size=4))
+def test_execpolicy_written_rule_reads_back_identically(prefix: list[str]) -> None:
+    rule = PrefixRule(tuple((word,) for word in prefix), "allow")
+    parsed = parse_rules(rule.text + "\n", "f.rules")
+    assert parsed.warnings == []
+    assert [r.pattern for r in parsed.rules] == [rule.pattern]
