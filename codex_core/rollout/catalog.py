@@ -17,7 +17,7 @@ from codex_core.rollout.head import Head
 log = logging.getLogger(__name__)
 
 CATALOG_NAME = "sessions_catalog.sqlite"
-_SCHEMA_VERSION = 1
+_SCHEMA_VERSION = 2
 _COLUMNS = "session_id, created_at, cwd, git_branch, model_provider, source, preview"
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS heads (
@@ -25,11 +25,18 @@ CREATE TABLE IF NOT EXISTS heads (
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
     {", ".join(f"{name.strip()} TEXT" for name in _COLUMNS.split(","))}
-)
+);
+CREATE TABLE IF NOT EXISTS dirs (
+    path TEXT PRIMARY KEY,
+    mtime_ns INTEGER NOT NULL,
+    scanned_ns INTEGER NOT NULL,
+    names TEXT NOT NULL
+);
 """
 _BATCH = 500
 
 CachedHead = tuple[int, int, Head]  # (size, mtime_ns, head)
+CachedDir = tuple[int, int, list[str]]  # (mtime_ns, scanned_ns, rollout file names)
 
 
 class Catalog:
@@ -60,9 +67,11 @@ class Catalog:
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version != _SCHEMA_VERSION:
                 db.execute("DROP TABLE IF EXISTS heads")
-                db.execute(_SCHEMA)
+                db.execute("DROP TABLE IF EXISTS dirs")
+                db.executescript(_SCHEMA)
                 db.execute(f"PRAGMA user_version={_SCHEMA_VERSION}")
             db.execute("SELECT count(*) FROM heads LIMIT 1").fetchone()
+            db.execute("SELECT count(*) FROM dirs LIMIT 1").fetchone()
         except sqlite3.DatabaseError:
             db.close()
             raise
@@ -118,6 +127,30 @@ class Catalog:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 values,
             )
+            self._db.execute("COMMIT")
+        except sqlite3.DatabaseError as err:
+            self._recover(err)
+
+    def get_dirs(self) -> dict[str, CachedDir]:
+        """Every cached folder listing."""
+        try:
+            rows = self._db.execute("SELECT path, mtime_ns, scanned_ns, names FROM dirs")
+            return {
+                path: (mtime_ns, scanned_ns, names.split("\n") if names else [])
+                for path, mtime_ns, scanned_ns, names in rows
+            }
+        except sqlite3.DatabaseError as err:
+            self._recover(err)
+            return {}
+
+    def put_dirs(self, rows: Iterable[tuple[str, int, int, list[str]]]) -> None:
+        """Remember folder listings as of `scanned_ns`."""
+        values = [(path, mtime, scanned, "\n".join(names)) for path, mtime, scanned, names in rows]
+        if not values:
+            return
+        try:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR REPLACE INTO dirs VALUES (?, ?, ?, ?)", values)
             self._db.execute("COMMIT")
         except sqlite3.DatabaseError as err:
             self._recover(err)

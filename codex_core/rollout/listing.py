@@ -10,15 +10,16 @@ from __future__ import annotations
 import base64
 import binascii
 import os
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from codex_core.rollout.catalog import Catalog
-from codex_core.rollout.format import ARCHIVED_DIR, parse_rollout_name
+from codex_core.rollout.format import ARCHIVED_DIR, SESSIONS_DIR, parse_rollout_name
 from codex_core.rollout.head import Head, read_head
-from codex_core.rollout.scan import rollout_entries
+from codex_core.rollout.scan import rollout_names, session_folders
 
 DEFAULT_PAGE_SIZE = 25
 DEFAULT_PROVIDER = "openai"
@@ -55,18 +56,10 @@ class SessionPage:
 
 
 _Key = tuple[int, str]  # (mtime_ns, file name): the sort key, newest first
-
-
-@dataclass(frozen=True)
-class _File:
-    mtime_ns: int
-    name: str
-    path: str
-    size: int
-
-    @property
-    def key(self) -> _Key:
-        return (self.mtime_ns, self.name)
+_File = tuple[int, str, str, int]  # (mtime_ns, name, path, size); sorts by key
+# A folder listing is trusted only if it was taken this long after the folder last changed,
+# so a file created in the same timestamp tick as the listing is never missed.
+_RACY_NS = 1_000_000_000
 
 
 def encode_cursor(key: _Key) -> str:
@@ -91,15 +84,39 @@ def decode_cursor(cursor: str) -> _Key:
         ) from None
 
 
-def _stat_all(codex_home: Path, include_archived: bool) -> list[_File]:
+def _stat_all(codex_home: Path, include_archived: bool, catalog: Catalog) -> list[_File]:
+    """Every rollout file with its mtime and size, newest first.
+
+    Folder listings come from the catalog while a folder's mtime is unchanged (creating,
+    removing or renaming a file changes it); the files themselves are always stat'ed, since
+    appending to a file does not touch its folder.
+    """
+    scanned_ns = time.time_ns()
+    cached = catalog.get_dirs()
+    changed: list[tuple[str, int, int, list[str]]] = []
     files: list[_File] = []
-    for entry in rollout_entries(codex_home, include_archived):
+    stat = os.stat  # local names: this loop runs once per rollout file
+    for folder in session_folders(codex_home, include_archived):
         try:
-            info = entry.stat()
+            folder_mtime = stat(folder).st_mtime_ns
         except OSError:
-            continue  # vanished while listing
-        files.append(_File(info.st_mtime_ns, entry.name, entry.path, info.st_size))
-    files.sort(key=lambda f: f.key, reverse=True)
+            continue
+        hit = cached.get(folder)
+        if hit is not None and hit[0] == folder_mtime and hit[1] - folder_mtime > _RACY_NS:
+            names = hit[2]
+        else:
+            names = rollout_names(folder)
+            changed.append((folder, folder_mtime, scanned_ns, names))
+        prefix = folder + os.sep
+        for name in names:
+            path = prefix + name
+            try:
+                info = stat(path)
+            except OSError:
+                continue  # removed since the folder was listed
+            files.append((info.st_mtime_ns, name, path, info.st_size))
+    files.sort(reverse=True)
+    catalog.put_dirs(changed)
     return files
 
 
@@ -117,21 +134,22 @@ def _cwd_matcher(cwd: str | os.PathLike[str] | None) -> Callable[[str | None], b
 def _summary(file: _File, head: Head, archived_dir: str) -> SessionSummary | None:
     if not head.preview:
         return None  # no user message yet: nothing to resume
-    parsed = parse_rollout_name(file.name)
-    session_id = head.session_id or (parsed[1] if parsed else file.name)
+    mtime_ns, name, path, _size = file
+    parsed = parse_rollout_name(name)
+    session_id = head.session_id or (parsed[1] if parsed else name)
     created = head.created_at
     if created is None and parsed is not None:
         created = datetime.strptime(parsed[0], "%Y-%m-%dT%H-%M-%S").isoformat()
     return SessionSummary(
         id=session_id,
-        path=file.path,
+        path=path,
         created_at=created or "",
-        updated_at=file.mtime_ns / 1e9,
+        updated_at=mtime_ns / 1e9,
         cwd=head.cwd,
         git_branch=head.git_branch,
         model_provider=head.model_provider,
         preview=head.preview,
-        archived=_same_dir(os.path.dirname(file.path), archived_dir),
+        archived=_same_dir(os.path.dirname(path), archived_dir),
     )
 
 
@@ -164,47 +182,69 @@ def list_sessions(
     """
     codex_home = Path(codex_home)
     after = decode_cursor(cursor) if cursor else None
-    files = _stat_all(codex_home, include_archived)
-    start = 0
-    if after is not None:
-        while start < len(files) and files[start].key >= after:
-            start += 1
-    cwd_ok = _cwd_matcher(cwd)
-    archived_dir = os.fspath(codex_home / ARCHIVED_DIR)
     page = SessionPage()
-    if start >= len(files):
+    if not (codex_home / SESSIONS_DIR).is_dir() and not include_archived:
         return page
     catalog = Catalog(codex_home)
-    fresh: list[tuple[str, int, int, Head]] = []
     try:
-        index = start
-        last_index = start
-        while index < len(files) and len(page.items) < page_size:
-            batch = files[index : index + _LOOKAHEAD]
-            cached = catalog.get_many([f.path for f in batch])
-            for offset, file in enumerate(batch):
-                hit = cached.get(file.path)
-                if hit is not None and hit[0] == file.size and hit[1] == file.mtime_ns:
-                    head = hit[2]
-                else:
-                    head = head_reader(file.path)
-                    fresh.append((file.path, file.size, file.mtime_ns, head))
-                last_index = index + offset
-                if not cwd_ok(head.cwd):
-                    continue
-                if provider is not None and (head.model_provider or DEFAULT_PROVIDER) != provider:
-                    continue
-                summary = _summary(file, head, archived_dir)
-                if summary is not None:
-                    page.items.append(summary)
-                    if len(page.items) == page_size:
-                        break
-            index += len(batch)
-        if last_index + 1 < len(files) and len(page.items) == page_size:
-            page.next_cursor = encode_cursor(files[last_index].key)
-        catalog.put_many(fresh)
-        if after is None:
-            catalog.prune({f.path for f in files})
+        _fill(
+            page,
+            catalog,
+            _stat_all(codex_home, include_archived, catalog),
+            after,
+            page_size,
+            _cwd_matcher(cwd),
+            provider,
+            head_reader,
+            os.fspath(codex_home / ARCHIVED_DIR),
+        )
     finally:
         catalog.close()
     return page
+
+
+def _fill(
+    page: SessionPage,
+    catalog: Catalog,
+    files: list[_File],
+    after: _Key | None,
+    page_size: int,
+    cwd_ok: Callable[[str | None], bool],
+    provider: str | None,
+    head_reader: HeadReader,
+    archived_dir: str,
+) -> None:
+    """Add up to `page_size` matching sessions older than `after` to `page`."""
+    index = 0
+    if after is not None:
+        while index < len(files) and files[index][:2] >= after:
+            index += 1
+    last_index = index
+    fresh: list[tuple[str, int, int, Head]] = []
+    while index < len(files) and len(page.items) < page_size:
+        batch = files[index : index + _LOOKAHEAD]
+        cached = catalog.get_many([f[2] for f in batch])
+        for offset, file in enumerate(batch):
+            mtime_ns, _name, path, size = file
+            hit = cached.get(path)
+            if hit is not None and hit[0] == size and hit[1] == mtime_ns:
+                head = hit[2]
+            else:
+                head = head_reader(path)
+                fresh.append((path, size, mtime_ns, head))
+            last_index = index + offset
+            if not cwd_ok(head.cwd):
+                continue
+            if provider is not None and (head.model_provider or DEFAULT_PROVIDER) != provider:
+                continue
+            summary = _summary(file, head, archived_dir)
+            if summary is not None:
+                page.items.append(summary)
+                if len(page.items) == page_size:
+                    break
+        index += len(batch)
+    if last_index + 1 < len(files) and len(page.items) == page_size:
+        page.next_cursor = encode_cursor((files[last_index][0], files[last_index][1]))
+    if fresh:
+        catalog.put_many(fresh)
+        catalog.prune({f[2] for f in files})

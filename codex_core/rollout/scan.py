@@ -50,6 +50,21 @@ def rollout_entries(codex_home: Path, include_archived: bool = False) -> Iterato
         yield from _rollout_entries(os.path.join(codex_home, ARCHIVED_DIR))
 
 
+def rollout_names(folder: str) -> list[str]:
+    """Names of the rollout files directly in `folder` (empty if it cannot be read)."""
+    return [entry.name for entry in _rollout_entries(folder)]
+
+
+def session_folders(codex_home: Path, include_archived: bool = False) -> list[str]:
+    """Every folder that holds rollouts: day folders newest first, then the archive."""
+    folders = list(day_dirs(codex_home))
+    if include_archived:
+        archive = os.path.join(codex_home, ARCHIVED_DIR)
+        if os.path.isdir(archive):
+            folders.append(archive)
+    return folders
+
+
 def session_id_of(name: str) -> str | None:
     """The session id in a rollout file name, if the name follows the convention."""
     parsed = parse_rollout_name(name)
