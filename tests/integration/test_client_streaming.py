@@ -19,13 +19,13 @@ from codex_core.client import (
     ToolSpec,
 )
 from codex_core.model_provider import built_in_model_providers
-from codex_core.protocol import (
+from codex_core.protocol.common import TokenUsage
+from codex_core.protocol.items import (
     CustomToolCall,
     FunctionCall,
     FunctionCallOutput,
     Message,
     Reasoning,
-    TokenUsage,
     user_message,
 )
 from tests.support import sse

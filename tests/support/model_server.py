@@ -20,7 +20,7 @@ from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Literal
 
 from codex_core.model_provider import ModelProviderInfo
 from tests.support.pairing import assert_call_outputs_paired
@@ -250,10 +250,11 @@ class ModelServer:
                 self._stopping.wait(step.seconds)
                 handler.close_connection = True
             case Hang():
-                self._stream(handler, step.events, complete=False)
+                self._stream(handler, step.events, end="open")
                 self._stopping.wait(step.seconds)
+                self._drop(handler)
             case DropAfter():
-                self._stream(handler, self._events(step.step, wire)[: step.n], complete=False)
+                self._stream(handler, self._events(step.step, wire)[: step.n], end="drop")
             case Slow():
                 self._stream(handler, self._events(step.step, wire), interval_s=step.interval_s)
             case _:
@@ -268,7 +269,7 @@ class ModelServer:
         handler: _Handler,
         events: list[Event],
         *,
-        complete: bool = True,
+        end: Literal["complete", "drop", "open"] = "complete",
         interval_s: float = 0.0,
     ) -> None:
         handler.send_response(200)
@@ -283,13 +284,20 @@ class ModelServer:
             data = event.encode()
             handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
             handler.wfile.flush()
-        if complete:
+        if end == "complete":
             handler.wfile.write(b"0\r\n\r\n")
             handler.wfile.flush()
-        else:
-            # Cutting the connection inside a chunked body is what a dropped stream looks like.
-            handler.close_connection = True
+        elif end == "drop":
+            self._drop(handler)
+
+    @staticmethod
+    def _drop(handler: _Handler) -> None:
+        """Cut the connection inside a chunked body: what a dropped stream looks like."""
+        handler.close_connection = True
+        try:
             handler.connection.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # the client already went away
 
     @staticmethod
     def _send_error(handler: _Handler, step: HttpError) -> None:

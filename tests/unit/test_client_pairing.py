@@ -38,7 +38,9 @@ def test_pairing_rejects_an_output_before_its_call() -> None:
 
 
 def test_pairing_rejects_a_call_left_without_output() -> None:
-    body = {"input": [{"type": "function_call", "call_id": "a", "name": "shell", "arguments": "{}"}]}
+    body = {
+        "input": [{"type": "function_call", "call_id": "a", "name": "shell", "arguments": "{}"}]
+    }
     with pytest.raises(AssertionError, match="'a'.*has no output"):
         assert_call_outputs_paired(body)
 
@@ -58,7 +60,14 @@ def test_pairing_rejects_a_second_output_for_one_call() -> None:
 def test_pairing_checks_chat_tool_messages() -> None:
     call = {"id": "c1", "type": "function", "function": {"name": "shell", "arguments": "{}"}}
     assert_call_outputs_paired(
-        {"messages": [{"role": "assistant", "tool_calls": [call]}, {"role": "tool", "tool_call_id": "c1"}]}
+        {
+            "messages": [
+                {"role": "assistant", "tool_calls": [call]},
+                {"role": "tool", "tool_call_id": "c1"},
+            ]
+        }
     )
     with pytest.raises(AssertionError, match="orphan.*'c9'"):
-        assert_call_outputs_paired({"messages": [{"role": "tool", "tool_call_id": "c9", "content": ""}]})
+        assert_call_outputs_paired(
+            {"messages": [{"role": "tool", "tool_call_id": "c9", "content": ""}]}
+        )

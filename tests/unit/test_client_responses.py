@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import Any
 
 import pytest
 
@@ -24,13 +26,14 @@ from codex_core.client import (
 from codex_core.client.responses import ResponsesStream, responses_body
 from codex_core.client.sse import SseEvent
 from codex_core.model_provider import ModelProviderInfo
-from codex_core.protocol import FunctionCall, Reasoning, TokenUsage, parse_response_item, user_message
+from codex_core.protocol.common import TokenUsage
+from codex_core.protocol.items import FunctionCall, Reasoning, parse_response_item, user_message
 
 PROVIDER = ModelProviderInfo(name="OpenAI", wire_api="responses", env_key="OPENAI_API_KEY")
 TOOL = ToolSpec("shell", "Run a command.", {"type": "object", "properties": {}})
 
 
-def _event(payload: dict[str, object]) -> SseEvent:
+def _event(payload: Mapping[str, Any]) -> SseEvent:
     return SseEvent(str(payload["type"]), json.dumps(payload))
 
 
@@ -40,7 +43,9 @@ def test_responses_body_has_the_codex_request_shape() -> None:
     assert body == {
         "model": "gpt-5",
         "instructions": "be brief",
-        "input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}],
+        "input": [
+            {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "hi"}]}
+        ],
         "tools": [
             {
                 "type": "function",
@@ -61,7 +66,9 @@ def test_responses_body_has_the_codex_request_shape() -> None:
 
 
 def test_responses_body_omits_reasoning_when_not_configured() -> None:
-    body = responses_body(Prompt("x", [], []), "gpt-4.1", session_id="s", effort=None, summary="none")
+    body = responses_body(
+        Prompt("x", [], []), "gpt-4.1", session_id="s", effort=None, summary="none"
+    )
     assert "reasoning" not in body
     assert "include" not in body
 
@@ -82,7 +89,13 @@ def test_responses_body_replays_reasoning_verbatim_without_ids() -> None:
 
 def test_responses_stream_translates_a_full_response() -> None:
     stream = ResponsesStream(PROVIDER)
-    call = {"type": "function_call", "id": "fc_1", "name": "shell", "arguments": "{}", "call_id": "c1"}
+    call = {
+        "type": "function_call",
+        "id": "fc_1",
+        "name": "shell",
+        "arguments": "{}",
+        "call_id": "c1",
+    }
     usage = {
         "input_tokens": 100,
         "input_tokens_details": {"cached_tokens": 40},
@@ -90,7 +103,7 @@ def test_responses_stream_translates_a_full_response() -> None:
         "output_tokens_details": {"reasoning_tokens": 5},
         "total_tokens": 120,
     }
-    events = [
+    events: list[dict[str, Any]] = [
         {"type": "response.created", "response": {"id": "r1"}},
         {"type": "response.reasoning_summary_part.added"},
         {"type": "response.reasoning_summary_text.delta", "delta": "thinking"},
@@ -107,8 +120,16 @@ def test_responses_stream_translates_a_full_response() -> None:
         ReasoningSummaryDelta("thinking"),
         OutputTextDelta("Hel"),
         OutputItemDone(FunctionCall(id="fc_1", name="shell", arguments="{}", call_id="c1")),
-        Completed("r1", TokenUsage(input_tokens=100, cached_input_tokens=40, output_tokens=20,
-                                   reasoning_output_tokens=5, total_tokens=120)),
+        Completed(
+            "r1",
+            TokenUsage(
+                input_tokens=100,
+                cached_input_tokens=40,
+                output_tokens=20,
+                reasoning_output_tokens=5,
+                total_tokens=120,
+            ),
+        ),
     ]
     assert stream.done
     assert stream.finish() == []
@@ -124,7 +145,9 @@ def test_responses_stream_keeps_unknown_fields_of_items() -> None:
 
 def test_responses_stream_uses_the_event_name_when_data_lacks_a_type() -> None:
     stream = ResponsesStream(PROVIDER)
-    assert stream.feed(SseEvent("response.output_text.delta", '{"delta": "x"}')) == [OutputTextDelta("x")]
+    assert stream.feed(SseEvent("response.output_text.delta", '{"delta": "x"}')) == [
+        OutputTextDelta("x")
+    ]
 
 
 def test_responses_stream_without_completed_is_a_disconnect() -> None:
@@ -157,7 +180,10 @@ def test_responses_failed_maps_codes_to_errors(
 
 def test_responses_failed_rate_limit_carries_the_suggested_delay() -> None:
     stream = ResponsesStream(PROVIDER)
-    error = {"code": "rate_limit_exceeded", "message": "Rate limit reached. Please try again in 1.5s."}
+    error = {
+        "code": "rate_limit_exceeded",
+        "message": "Rate limit reached. Please try again in 1.5s.",
+    }
     with pytest.raises(ResponseFailed) as info:
         stream.feed(_event({"type": "response.failed", "response": {"error": error}}))
     assert info.value.retry_after == 1.5

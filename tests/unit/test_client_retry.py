@@ -60,10 +60,15 @@ def test_retry_after_from_rate_limit_messages() -> None:
 
 
 def test_failure_401_names_the_env_var_to_set() -> None:
-    failure = read_http_failure(401, {"content-type": "application/json"}, b'{"error":{"message":"bad key"}}')
+    failure = read_http_failure(
+        401, {"content-type": "application/json"}, b'{"error":{"message":"bad key"}}'
+    )
     error = final_http_error(failure, OPENAI, URL, 0)
     assert isinstance(error, Unauthorized)
-    assert str(error) == "OpenAI rejected the API key; set OPENAI_API_KEY to a valid key (server said: bad key)."
+    assert (
+        str(error)
+        == "OpenAI rejected the API key; set OPENAI_API_KEY to a valid key (server said: bad key)."
+    )
 
 
 def test_failure_missing_key_tells_how_to_get_one() -> None:
@@ -82,7 +87,9 @@ def test_failure_missing_key_tells_how_to_get_one() -> None:
         (403, "insufficient_quota", QuotaExceeded),
     ],
 )
-def test_failure_codes_are_not_retried_and_map_to_errors(status: int, code: str, error_type: type) -> None:
+def test_failure_codes_are_not_retried_and_map_to_errors(
+    status: int, code: str, error_type: type
+) -> None:
     body = f'{{"error": {{"code": "{code}", "message": "m"}}}}'.encode()
     failure = read_http_failure(status, {}, body)
     assert not failure.retryable
@@ -97,7 +104,9 @@ def test_failure_retryable_statuses() -> None:
 
 
 def test_failure_html_error_page_becomes_one_short_line() -> None:
-    page = b"<html><head><title>502 Bad Gateway</title></head><body>\n<h1>nginx</h1>\n" + b"x" * 5000
+    page = (
+        b"<html><head><title>502 Bad Gateway</title></head><body>\n<h1>nginx</h1>\n" + b"x" * 5000
+    )
     failure = read_http_failure(502, {"Content-Type": "text/html"}, page)
     error = final_http_error(failure, OSS, URL, 4)
     assert isinstance(error, RequestFailed)
@@ -115,5 +124,7 @@ def test_failure_404_points_at_model_and_base_url() -> None:
 
 def test_failure_wrong_content_type_says_what_arrived() -> None:
     error = wrong_content_type_error(OSS, URL, "text/html", b"<html><title>Login</title></html>")
-    assert str(error).startswith(f"gpt-oss answered {URL} with text/html instead of an event stream")
+    assert str(error).startswith(
+        f"gpt-oss answered {URL} with text/html instead of an event stream"
+    )
     assert "\n" not in str(error)

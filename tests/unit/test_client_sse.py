@@ -17,7 +17,9 @@ def test_sse_decodes_named_and_unnamed_events() -> None:
 
 
 def test_sse_joins_multi_line_data_with_newlines() -> None:
-    assert decode_all([b"data: one\ndata: two\ndata:three\n\n"]) == [SseEvent(None, "one\ntwo\nthree")]
+    assert decode_all([b"data: one\ndata: two\ndata:three\n\n"]) == [
+        SseEvent(None, "one\ntwo\nthree")
+    ]
 
 
 def test_sse_skips_comments_and_unknown_fields() -> None:
@@ -61,7 +63,10 @@ def test_sse_strips_a_leading_byte_order_mark() -> None:
 
 
 def test_sse_event_id_is_remembered() -> None:
-    assert decode_all([b"id: 7\ndata: a\n\ndata: b\n\n"]) == [SseEvent(None, "a", "7"), SseEvent(None, "b", "7")]
+    assert decode_all([b"id: 7\ndata: a\n\ndata: b\n\n"]) == [
+        SseEvent(None, "a", "7"),
+        SseEvent(None, "b", "7"),
+    ]
 
 
 def test_sse_finish_dispatches_complete_lines_missing_the_blank_line() -> None:
@@ -84,7 +89,7 @@ def test_sse_feed_returns_events_as_soon_as_they_complete() -> None:
 
 
 _text = st.text(
-    alphabet=st.characters(blacklist_characters="\r\n", blacklist_categories=("Cs",)), max_size=20
+    alphabet=st.characters(blacklist_characters="\r\n", blacklist_categories=["Cs"]), max_size=20
 )
 _event = st.tuples(
     st.one_of(st.none(), _text.filter(lambda s: s != "" and not s.startswith(" "))),
