@@ -1,22 +1,43 @@
-"""Session rollouts in the Codex CLI format: recording, reading, resuming, listing."""
+"""Session rollouts in the Codex CLI format: recording, reading, resuming, listing.
 
-from codex_core.rollout.format import (
-    ARCHIVED_DIR,
-    SESSIONS_DIR,
-    is_persisted_event,
-    is_persisted_item,
-    parse_rollout_name,
-)
-from codex_core.rollout.listing import (
-    InvalidCursorError,
-    SessionPage,
-    SessionSummary,
-    list_sessions,
-)
-from codex_core.rollout.manage import archive_session, find_session_path, fork_rollout
-from codex_core.rollout.reader import Rollout, RolloutLine, read_rollout
-from codex_core.rollout.reconstruct import Reconstructed, reconstruct
-from codex_core.rollout.recorder import RolloutRecorder
+Names are imported on first use, so `codex sessions list` loads neither the recorder
+(threads, asyncio) nor anything it does not need.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codex_core.rollout.format import (
+        ARCHIVED_DIR,
+        SESSIONS_DIR,
+        is_persisted_event,
+        is_persisted_item,
+        parse_rollout_name,
+    )
+    from codex_core.rollout.listing import (
+        InvalidCursorError,
+        SessionPage,
+        SessionSummary,
+        list_sessions,
+    )
+    from codex_core.rollout.manage import archive_session, find_session_path, fork_rollout
+    from codex_core.rollout.reader import Rollout, RolloutLine, read_rollout
+    from codex_core.rollout.recorder import RolloutRecorder
+    from codex_core.rollout.replay import Reconstructed, reconstruct
+
+_HOMES = {
+    "format": ("ARCHIVED_DIR", "SESSIONS_DIR", "is_persisted_event", "is_persisted_item"),
+    "listing": ("InvalidCursorError", "SessionPage", "SessionSummary", "list_sessions"),
+    "manage": ("archive_session", "find_session_path", "fork_rollout"),
+    "reader": ("Rollout", "RolloutLine", "read_rollout"),
+    "replay": ("Reconstructed", "reconstruct"),
+    "recorder": ("RolloutRecorder",),
+}
+_MODULE_OF = {name: module for module, names in _HOMES.items() for name in names}
+_MODULE_OF["parse_rollout_name"] = "format"
 
 __all__ = [
     "ARCHIVED_DIR",
@@ -38,3 +59,12 @@ __all__ = [
     "read_rollout",
     "reconstruct",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _MODULE_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module 'codex_core.rollout' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"codex_core.rollout.{module}"), name)
+    globals()[name] = value
+    return value

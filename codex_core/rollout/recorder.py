@@ -10,7 +10,6 @@ dropped quietly.
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import errno
 import logging
@@ -209,6 +208,8 @@ class RolloutRecorder:
 
     async def flush(self, fsync: bool = False) -> None:
         """Wait until every queued line is written; with `fsync`, also synced to disk."""
+        import asyncio  # imported here: listing code loads this module without an event loop
+
         await asyncio.wrap_future(self._submit(lambda done: _Flush(fsync, done)))
 
     def flush_sync(self, fsync: bool = False, timeout: float | None = None) -> None:
@@ -217,6 +218,8 @@ class RolloutRecorder:
 
     async def shutdown(self) -> None:
         """Write and sync everything queued, then close the file; later records are dropped."""
+        import asyncio
+
         done = self._submit(_Stop)
         self._closed = True
         await asyncio.wrap_future(done)

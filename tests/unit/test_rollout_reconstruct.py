@@ -18,7 +18,7 @@ from codex_core.rollout import (
     reconstruct,
 )
 from codex_core.rollout.reader import RolloutLine
-from codex_core.rollout.reconstruct import compacted_history
+from codex_core.rollout.replay import compacted_history
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "rollouts"
 PARSER_ID = "0199a213-81c0-7800-8aa1-bbab2a035a53"
