@@ -129,7 +129,7 @@ def default_backoff(attempt: int, retry_after: float | None = None) -> float:
     """Delay before retry number `attempt` (1-based): the server's hint, else 200 ms × 2^n ± 10%."""
     if retry_after is not None:
         return max(0.0, retry_after)
-    base = 0.2 * (2 ** (attempt - 1))
+    base = 0.2 * (2.0 ** (attempt - 1))
     return base * random.uniform(0.9, 1.1)
 
 
@@ -197,7 +197,8 @@ class Kernel:
                 self.host.emit(
                     StreamErrorEvent(message=f"Reconnecting… {attempt}/{self.stream_max_retries}")
                 )
-                await self.host.sleep(self.backoff(attempt, getattr(err, "retry_after", None)))
+                retry_after: float | None = getattr(err, "retry_after", None)
+                await self.host.sleep(self.backoff(attempt, retry_after))
 
     async def _request_once(self, prompt: Prompt) -> tuple[list[ResponseItem], TokenUsage | None]:
         items: list[ResponseItem] = []

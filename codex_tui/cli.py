@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import Literal, NoReturn
 
 from codex_core import __version__
 
@@ -146,7 +146,9 @@ def _dispatch(args: list[str]) -> int:
     return _run_tui(ns, resume="none")
 
 
-def _run_tui(ns: argparse.Namespace, *, resume: str) -> int:
+def _run_tui(
+    ns: argparse.Namespace, *, resume: Literal["none", "picker", "last", "id"]
+) -> int:
     from pathlib import Path
 
     from codex_tui.overrides import overrides_from_args
@@ -154,12 +156,13 @@ def _run_tui(ns: argparse.Namespace, *, resume: str) -> int:
     overrides = overrides_from_args(ns, approval=getattr(ns, "ask_for_approval", None))
     from codex_tui.tui_main import run_tui
 
-    return run_tui(
+    code: int = run_tui(
         overrides,
         list(ns.config),
         prompt=getattr(ns, "prompt", None),
         images=[Path(p) for p in ns.image],
-        resume=resume,  # type: ignore[arg-type]
+        resume=resume,
         resume_id=getattr(ns, "session_id", None),
         show_all=bool(getattr(ns, "all", False)),
     )
+    return code

@@ -24,6 +24,11 @@ def main() -> int:
         from codex_core.apply_patch.cli import main as apply_patch_main
 
         return apply_patch_main(sys.argv[1:])
+    if sys.argv[1:2] in (["sandbox"], ["debug"]):
+        # `codex sandbox -- CMD` is benchmarked: skip argparse and the CLI module entirely.
+        from codex_tui.sandbox_cmd import main as sandbox_cmd_main
+
+        return sandbox_cmd_main(sys.argv[2:])
     from codex_tui.cli import main as cli_main
 
     return cli_main(sys.argv[1:])
