@@ -56,7 +56,7 @@ class SessionPage:
 
 
 _Key = tuple[int, str]  # (mtime_ns, file name): the sort key, newest first
-_File = tuple[int, str, str, int]  # (mtime_ns, name, path, size); sorts by key
+_File = tuple[int, str, str, int]  # (mtime_ns, name, folder, size); sorts by key
 # A folder listing is trusted only if it was taken this long after the folder last changed,
 # so a file created in the same timestamp tick as the listing is never missed.
 _RACY_NS = 1_000_000_000
@@ -96,25 +96,28 @@ def _stat_all(codex_home: Path, include_archived: bool, catalog: Catalog) -> lis
     changed: list[tuple[str, int, int, list[str]]] = []
     files: list[_File] = []
     stat = os.stat  # local names: this loop runs once per rollout file
+    add = files.append
     for folder in session_folders(codex_home, include_archived):
         try:
-            folder_mtime = stat(folder).st_mtime_ns
+            folder_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError:
             continue
-        hit = cached.get(folder)
-        if hit is not None and hit[0] == folder_mtime and hit[1] - folder_mtime > _RACY_NS:
-            names = hit[2]
-        else:
-            names = rollout_names(folder)
-            changed.append((folder, folder_mtime, scanned_ns, names))
-        prefix = folder + os.sep
-        for name in names:
-            path = prefix + name
-            try:
-                info = stat(path)
-            except OSError:
-                continue  # removed since the folder was listed
-            files.append((info.st_mtime_ns, name, path, info.st_size))
+        try:
+            folder_mtime = os.fstat(folder_fd).st_mtime_ns
+            hit = cached.get(folder)
+            if hit is not None and hit[0] == folder_mtime and hit[1] - folder_mtime > _RACY_NS:
+                names = hit[2]
+            else:
+                names = rollout_names(folder)
+                changed.append((folder, folder_mtime, scanned_ns, names))
+            for name in names:
+                try:
+                    info = stat(name, dir_fd=folder_fd)  # no full path walk per file
+                except OSError:
+                    continue  # removed since the folder was listed
+                add((info.st_mtime_ns, name, folder, info.st_size))
+        finally:
+            os.close(folder_fd)
     files.sort(reverse=True)
     catalog.put_dirs(changed)
     return files
@@ -134,7 +137,8 @@ def _cwd_matcher(cwd: str | os.PathLike[str] | None) -> Callable[[str | None], b
 def _summary(file: _File, head: Head, archived_dir: str) -> SessionSummary | None:
     if not head.preview:
         return None  # no user message yet: nothing to resume
-    mtime_ns, name, path, _size = file
+    mtime_ns, name, folder, _size = file
+    path = os.path.join(folder, name)
     parsed = parse_rollout_name(name)
     session_id = head.session_id or (parsed[1] if parsed else name)
     created = head.created_at
@@ -223,9 +227,10 @@ def _fill(
     fresh: list[tuple[str, int, int, Head]] = []
     while index < len(files) and len(page.items) < page_size:
         batch = files[index : index + _LOOKAHEAD]
-        cached = catalog.get_many([f[2] for f in batch])
+        cached = catalog.get_many([os.path.join(f[2], f[1]) for f in batch])
         for offset, file in enumerate(batch):
-            mtime_ns, _name, path, size = file
+            mtime_ns, name, folder, size = file
+            path = os.path.join(folder, name)
             hit = cached.get(path)
             if hit is not None and hit[0] == size and hit[1] == mtime_ns:
                 head = hit[2]
@@ -247,4 +252,4 @@ def _fill(
         page.next_cursor = encode_cursor((files[last_index][0], files[last_index][1]))
     if fresh:
         catalog.put_many(fresh)
-        catalog.prune({f[2] for f in files})
+        catalog.prune({os.path.join(f[2], f[1]) for f in files})
