@@ -89,9 +89,17 @@ def utc_timestamp(now: float | None = None) -> str:
 
 
 def encode_line(line_type: str, payload: dict[str, Any], now: float | None = None) -> bytes:
-    """One complete rollout line, newline included."""
+    """One complete rollout line, newline included.
+
+    Raises:
+        TypeError: If the payload holds something JSON cannot represent.
+    """
     record = {"timestamp": utc_timestamp(now), "type": line_type, "payload": payload}
-    return (json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    text = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    try:
+        return text.encode()
+    except UnicodeEncodeError:  # lone surrogates (undecodable command output): escape them
+        return (json.dumps(record, separators=(",", ":")) + "\n").encode()
 
 
 def rollout_path(codex_home: Path, session_id: str, now: float | None = None) -> Path:

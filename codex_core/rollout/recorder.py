@@ -184,7 +184,12 @@ class RolloutRecorder:
             return
         for line_type, payload in items:
             # Encode now: the caller may mutate its dicts after this returns.
-            self._queue.put(encode_line(line_type, payload))
+            try:
+                line = encode_line(line_type, payload)
+            except (TypeError, ValueError) as err:  # a bug upstream must not end the session
+                log.error("rollout %s: dropped a %s line: %s", self.path, line_type, err)
+                continue
+            self._queue.put(line)
 
     def record_response_items(self, items: list[dict[str, Any]]) -> None:
         """Queue Responses API items (wire dicts) as `response_item` lines."""

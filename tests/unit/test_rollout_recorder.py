@@ -286,3 +286,15 @@ def test_rollout_recorder_survives_kill_9(codex_home: Path) -> None:
     after = read_rollout(path)
     assert after.lines[-1].payload["message"] == "after the crash"
     assert len(after.lines) == len(messages) + 2
+
+
+def test_rollout_recorder_unencodable_payloads_never_raise(
+    codex_home: Path, tmp_path: Path
+) -> None:
+    recorder = _create(codex_home, tmp_path)
+    recorder.record_event({"type": "agent_message", "message": "bad \udcff byte"})
+    recorder.record_items([("turn_context", {"cwd": object()})])
+    recorder.record_event({"type": "agent_message", "message": "after"})
+    recorder.shutdown_sync()
+    messages = [line.payload["message"] for line in read_rollout(recorder.path).lines[1:]]
+    assert messages == ["bad \udcff byte", "after"]
