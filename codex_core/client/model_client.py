@@ -82,7 +82,8 @@ class ModelClient:
         self._sleep = sleep
         self._http = httpx.AsyncClient(
             transport=transport,
-            verify=_shared_ssl_context(),
+            # Plain-http providers (Ollama, local servers) skip loading the CA bundle (~100 ms).
+            verify=_shared_ssl_context() if self.url.startswith("https:") else False,
             timeout=httpx.Timeout(CONNECT_TIMEOUT_S, read=None),
             follow_redirects=False,
         )

@@ -89,6 +89,13 @@ class _HttpServer(ThreadingHTTPServer):
     daemon_threads = True
     owner: ModelServer
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """Clients hanging up (a killed `codex exec`) are normal here; anything else is reported."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
+
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
