@@ -13,7 +13,7 @@ ReasoningSummary = Literal["auto", "concise", "detailed", "none"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     def to_wire(self) -> dict[str, Any]:
         """JSON-ready dict, unset optionals dropped."""

@@ -14,7 +14,7 @@ log = logging.getLogger(__name__)
 class _Wire(BaseModel):
     """Base for wire models: unknown fields are kept so newer servers round-trip."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
 
     def to_wire(self) -> dict[str, Any]:
         """Serialise for a request body or a rollout line, dropping unset optionals."""
