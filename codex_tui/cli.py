@@ -146,9 +146,7 @@ def _dispatch(args: list[str]) -> int:
     return _run_tui(ns, resume="none")
 
 
-def _run_tui(
-    ns: argparse.Namespace, *, resume: Literal["none", "picker", "last", "id"]
-) -> int:
+def _run_tui(ns: argparse.Namespace, *, resume: Literal["none", "picker", "last", "id"]) -> int:
     from pathlib import Path
 
     from codex_tui.overrides import overrides_from_args

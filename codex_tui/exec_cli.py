@@ -83,7 +83,6 @@ def main(argv: list[str]) -> int:
         ns = build_exec_parser().parse_args(argv)
     _setup_logging(ns.debug)
     from codex_core.config import ConfigError, load_config
-
     from codex_core.instructions import find_git_root
 
     overrides = overrides_from_args(ns, approval="never")

@@ -9,9 +9,8 @@ from __future__ import annotations
 import shlex
 from typing import TextIO
 
-from codex_core.config import Config
-
 from codex_core import __version__
+from codex_core.config import Config
 from codex_core.protocol import (
     AgentMessageEvent,
     AgentReasoningEvent,

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Protocol
 
 from codex_core.config import Config
-
 from codex_core.protocol import (
     Event,
     LocalImageInput,

@@ -11,7 +11,9 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)
-def codex_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+def codex_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[Path]:
     """A private CODEX_HOME (and HOME) for each test; API keys from the real environment removed."""
     home = tmp_path_factory.mktemp("codex_home")
     fake_user_home = tmp_path_factory.mktemp("home")

@@ -20,9 +20,9 @@ from codex_core.instructions import base_instructions
 from codex_core.kernel import Kernel, TurnAbortRequested
 from codex_core.protocol import (
     AddToHistoryOp,
-    BackgroundEvent,
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
+    BackgroundEvent,
     CompactOp,
     ErrorEvent,
     Event,

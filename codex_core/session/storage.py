@@ -108,7 +108,10 @@ class SessionStorage:
     def record_compacted(self, summary: str, replacement: list[ResponseItem]) -> None:
         """Persist a compaction with the history that replaces everything before it."""
         if self.recorder is not None:
-            payload = {"message": summary, "replacement_history": [i.to_wire() for i in replacement]}
+            payload = {
+                "message": summary,
+                "replacement_history": [i.to_wire() for i in replacement],
+            }
             self.recorder.record_items([("compacted", payload)])
 
     async def flush(self) -> None:

@@ -50,8 +50,17 @@ def main() -> None:
             f'model_providers.mock={{name="mock", base_url="{server.base_url}", '
             'env_key="OPENAI_API_KEY", wire_api="responses"}'
         )
-        argv = [str(CODEX), "exec", "--skip-git-repo-check", "--json", "-c", provider,
-                "-c", 'model_provider="mock"', "say hi"]
+        argv = [
+            str(CODEX),
+            "exec",
+            "--skip-git-repo-check",
+            "--json",
+            "-c",
+            provider,
+            "-c",
+            'model_provider="mock"',
+            "say hi",
+        ]
         plain, with_tool = [], []
         for _ in range(runs):
             server.add(turn(message("hi"), usage=usage(input=10, output=1)))

@@ -59,8 +59,15 @@ def test_codex_exec_json_runs_shell_call_then_answers(
     )
     done = run_codex(
         codex_bin,
-        ["exec", "--skip-git-repo-check", "--json", "-s", "danger-full-access",
-         *provider_flags(model_server, wire_api), "create out.txt"],
+        [
+            "exec",
+            "--skip-git-repo-check",
+            "--json",
+            "-s",
+            "danger-full-access",
+            *provider_flags(model_server, wire_api),
+            "create out.txt",
+        ],
         tmp_path,
     )
     assert done.returncode == 0, done.stderr
@@ -69,10 +76,16 @@ def test_codex_exec_json_runs_shell_call_then_answers(
     types = [line["type"] for line in lines]
     assert types[0] == "thread.started" and types[1] == "turn.started"
     assert types[-1] == "turn.completed"
-    commands = [l["item"] for l in lines if l["type"] == "item.completed" and l["item"]["type"] == "command_execution"]
+    commands = [
+        ln["item"]
+        for ln in lines
+        if ln["type"] == "item.completed" and ln["item"]["type"] == "command_execution"
+    ]
     assert len(commands) == 1
     assert commands[0]["exit_code"] == 0 and commands[0]["status"] == "completed"
-    messages = [l["item"]["text"] for l in lines if l.get("item", {}).get("type") == "agent_message"]
+    messages = [
+        ln["item"]["text"] for ln in lines if ln.get("item", {}).get("type") == "agent_message"
+    ]
     assert messages == ["Created out.txt."]
     assert lines[-1]["usage"]["input_tokens"] == 120
     assert lines[-1]["usage"]["output_tokens"] == 12
@@ -91,8 +104,14 @@ def test_codex_exec_default_sandbox_runs_the_command(
     )
     done = run_codex(
         codex_bin,
-        ["exec", "--skip-git-repo-check", "--json", "--full-auto",
-         *provider_flags(model_server, "responses"), "create out.txt"],
+        [
+            "exec",
+            "--skip-git-repo-check",
+            "--json",
+            "--full-auto",
+            *provider_flags(model_server, "responses"),
+            "create out.txt",
+        ],
         tmp_path,
     )
     assert done.returncode == 0, done.stderr
@@ -106,12 +125,21 @@ def test_codex_exec_survives_two_dropped_streams(
     model_server.add(drop_after(answer, 2), drop_after(answer, 2), answer)
     done = run_codex(
         codex_bin,
-        ["exec", "--skip-git-repo-check", "--json", *provider_flags(model_server, "responses"), "hi"],
+        [
+            "exec",
+            "--skip-git-repo-check",
+            "--json",
+            *provider_flags(model_server, "responses"),
+            "hi",
+        ],
         tmp_path,
     )
     assert done.returncode == 0, done.stderr
     lines = jsonl(done.stdout)
-    assert [l["message"] for l in lines if l["type"] == "error"] == ["Reconnecting… 1/5", "Reconnecting… 2/5"]
+    assert [ln["message"] for ln in lines if ln["type"] == "error"] == [
+        "Reconnecting… 1/5",
+        "Reconnecting… 2/5",
+    ]
     assert lines[-1]["type"] == "turn.completed"
 
 
@@ -121,8 +149,12 @@ def test_codex_exec_always_500_fails_after_retries(
     model_server.add(*[http_error(500, "upstream broke") for _ in range(3)])
     done = run_codex(
         codex_bin,
-        ["exec", "--skip-git-repo-check",
-         *provider_flags(model_server, "responses", request_max_retries=2), "hi"],
+        [
+            "exec",
+            "--skip-git-repo-check",
+            *provider_flags(model_server, "responses", request_max_retries=2),
+            "hi",
+        ],
         tmp_path,
     )
     assert done.returncode != 0
@@ -141,16 +173,32 @@ def test_codex_exec_human_output_and_last_message_file(
     out_file = tmp_path / "last.txt"
     done = run_codex(
         codex_bin,
-        ["exec", "--skip-git-repo-check", "-o", str(out_file),
-         *provider_flags(model_server, "chat"), "-"],
+        [
+            "exec",
+            "--skip-git-repo-check",
+            "-o",
+            str(out_file),
+            *provider_flags(model_server, "chat"),
+            "-",
+        ],
         tmp_path,
         stdin="look around\n",
     )
     assert done.returncode == 0, done.stderr
     assert out_file.read_text() == "All good."
     err = done.stderr
-    for expected in (f"workdir: {tmp_path}", "model:", "provider: mock", "approval: never",
-                     "sandbox: read-only", "look around", "echo listing", "succeeded", "All good.", "tokens used"):
+    for expected in (
+        f"workdir: {tmp_path}",
+        "model:",
+        "provider: mock",
+        "approval: never",
+        "sandbox: read-only",
+        "look around",
+        "echo listing",
+        "succeeded",
+        "All good.",
+        "tokens used",
+    ):
         assert expected in err
     assert done.stdout == "All good.\n"
 
@@ -162,12 +210,18 @@ def test_codex_exec_refuses_outside_git_repo(codex_bin: Path, tmp_path: Path) ->
 
 
 def test_codex_exec_bad_config_value_is_one_line(codex_bin: Path, tmp_path: Path) -> None:
-    done = run_codex(codex_bin, ["exec", "--skip-git-repo-check", "-c", "approval_policy=\"sometimes\"", "hi"], tmp_path)
+    done = run_codex(
+        codex_bin,
+        ["exec", "--skip-git-repo-check", "-c", 'approval_policy="sometimes"', "hi"],
+        tmp_path,
+    )
     assert done.returncode != 0
     assert done.stderr.count("\n") == 1 and "approval_policy" in done.stderr
 
 
-def test_codex_exec_malformed_config_toml_names_the_line(codex_bin: Path, tmp_path: Path, codex_home: Path) -> None:
+def test_codex_exec_malformed_config_toml_names_the_line(
+    codex_bin: Path, tmp_path: Path, codex_home: Path
+) -> None:
     (codex_home / "config.toml").write_text('model = "o3"\nthis is not toml\n')
     done = run_codex(codex_bin, ["exec", "--skip-git-repo-check", "hi"], tmp_path)
     assert done.returncode != 0
@@ -180,11 +234,24 @@ def test_codex_exec_bad_flag_is_one_line(codex_bin: Path, tmp_path: Path) -> Non
     assert done.stderr.count("\n") == 1
 
 
-def test_codex_exec_missing_api_key_is_clear(codex_bin: Path, model_server: ModelServer, tmp_path: Path) -> None:
+def test_codex_exec_missing_api_key_is_clear(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
     env = {k: v for k, v in os.environ.items() if k != "OPENAI_API_KEY"}
     done = subprocess.run(
-        [str(codex_bin), "exec", "--skip-git-repo-check", *provider_flags(model_server, "responses"), "hi"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env, stdin=subprocess.DEVNULL,
+        [
+            str(codex_bin),
+            "exec",
+            "--skip-git-repo-check",
+            *provider_flags(model_server, "responses"),
+            "hi",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 1
     assert "OPENAI_API_KEY" in done.stderr and "Traceback" not in done.stderr

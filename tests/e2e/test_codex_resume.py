@@ -99,7 +99,11 @@ def test_codex_resume_after_kill_9_keeps_every_written_line(
     env = {**os.environ, "OPENAI_API_KEY": "sk-test"}
     proc = subprocess.Popen(
         [str(codex_bin), "exec", "resume", "--last", *flags, "second task"],
-        cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     [path] = rollout_files(codex_home)
     deadline = time.monotonic() + 30

@@ -45,5 +45,7 @@ def test_import_rules_version_and_help_stay_light(argv: list[str]) -> None:
 
 
 def test_import_rules_exec_path_never_loads_textual() -> None:
-    mods = loaded_modules("import codex_tui.exec_cli, codex_tui.exec_run, codex_tui.exec_jsonl, codex_tui.exec_human")
+    mods = loaded_modules(
+        "import codex_tui.exec_cli, codex_tui.exec_run, codex_tui.exec_jsonl, codex_tui.exec_human"
+    )
     assert "textual" not in mods

@@ -83,7 +83,9 @@ def call(call_id: str) -> OutputItemDone:
 
 
 def done(usage: int = 5) -> Completed:
-    return Completed(response_id="r", token_usage=TokenUsage(input_tokens=usage, total_tokens=usage))
+    return Completed(
+        response_id="r", token_usage=TokenUsage(input_tokens=usage, total_tokens=usage)
+    )
 
 
 def kernel(model: FakeModel, tools: FakeTools, host: FakeHost, retries: int = 5) -> Kernel:
@@ -100,7 +102,12 @@ async def test_kernel_loop_runs_tools_until_plain_answer() -> None:
     model = FakeModel(
         [
             [call("c1"), call("c2"), done()],
-            [OutputTextDelta("Do"), OutputTextDelta("ne"), OutputItemDone(assistant_message("Done")), done()],
+            [
+                OutputTextDelta("Do"),
+                OutputTextDelta("ne"),
+                OutputItemDone(assistant_message("Done")),
+                done(),
+            ],
         ]
     )
     tools, host, history = FakeTools({"c1": "one", "c2": "two"}), FakeHost(), []
@@ -112,7 +119,11 @@ async def test_kernel_loop_runs_tools_until_plain_answer() -> None:
     assert [i.output for i in second if isinstance(i, FunctionCallOutput)] == ["one", "two"]
     assert_paired(history)
     assert host.recorded == history
-    assert [e.type for e in host.events] == ["agent_message_delta", "agent_message_delta", "agent_message"]
+    assert [e.type for e in host.events] == [
+        "agent_message_delta",
+        "agent_message_delta",
+        "agent_message",
+    ]
 
 
 async def test_kernel_loop_retries_dropped_streams_with_notices() -> None:
@@ -133,7 +144,12 @@ async def test_kernel_loop_gives_up_after_max_stream_retries() -> None:
 
 
 async def test_kernel_loop_stream_without_completed_counts_as_dropped() -> None:
-    model = FakeModel([[OutputItemDone(assistant_message("half"))], [OutputItemDone(assistant_message("ok")), done()]])
+    model = FakeModel(
+        [
+            [OutputItemDone(assistant_message("half"))],
+            [OutputItemDone(assistant_message("ok")), done()],
+        ]
+    )
     history: list[ResponseItem] = []
     result = await kernel(model, FakeTools(), FakeHost()).run_turn(history, [user_message("hi")])
     assert result.last_agent_message == "ok"
@@ -143,7 +159,9 @@ async def test_kernel_loop_stream_without_completed_counts_as_dropped() -> None:
 async def test_kernel_loop_interrupt_records_aborted_outputs_for_pending_calls() -> None:
     model = FakeModel([[call("c1"), call("c2"), done()]])
     tools, history = FakeTools(block=asyncio.Event()), []
-    task = asyncio.create_task(kernel(model, tools, FakeHost()).run_turn(history, [user_message("hi")]))
+    task = asyncio.create_task(
+        kernel(model, tools, FakeHost()).run_turn(history, [user_message("hi")])
+    )
     while not tools.seen:
         await asyncio.sleep(0)
     task.cancel()
@@ -157,5 +175,7 @@ async def test_kernel_loop_abort_decision_ends_turn_with_every_call_answered() -
     model = FakeModel([[call("c1"), call("c2"), done()]])
     history: list[ResponseItem] = []
     with pytest.raises(TurnAbortRequested):
-        await kernel(model, FakeTools(abort_on="c1"), FakeHost()).run_turn(history, [user_message("x")])
+        await kernel(model, FakeTools(abort_on="c1"), FakeHost()).run_turn(
+            history, [user_message("x")]
+        )
     assert_paired(history)
