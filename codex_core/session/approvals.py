@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from pathlib import Path
 
-from codex_core.protocol import ReviewDecision
+from codex_core.protocol import (
+    ApplyPatchApprovalRequestEvent,
+    ApprovalDecisionEvent,
+    EventMsg,
+    ExecApprovalRequestEvent,
+    FileChange,
+    ReviewDecision,
+)
 
 log = logging.getLogger(__name__)
 
@@ -41,3 +50,48 @@ class PendingApprovals:
             if not future.done():
                 future.cancel()
         self._pending.clear()
+
+    async def ask_exec(
+        self,
+        emit: Callable[[EventMsg], None],
+        call_id: str,
+        command: list[str],
+        cwd: Path,
+        reason: str | None,
+        prefix: list[str] | None,
+    ) -> ReviewDecision:
+        """Ask whether a command may run; the decision is also recorded as an event."""
+        future = self.open(call_id)
+        emit(
+            ExecApprovalRequestEvent(
+                call_id=call_id,
+                command=command,
+                cwd=str(cwd),
+                reason=reason,
+                suggested_prefix=prefix,
+            )
+        )
+        decision = await future
+        emit(
+            ApprovalDecisionEvent(call_id=call_id, kind="exec", decision=decision, command=command)
+        )
+        return decision
+
+    async def ask_patch(
+        self,
+        emit: Callable[[EventMsg], None],
+        call_id: str,
+        changes: dict[str, FileChange],
+        reason: str | None,
+        grant_root: str | None,
+    ) -> ReviewDecision:
+        """Ask whether a patch may be applied; the decision is also recorded as an event."""
+        future = self.open(call_id)
+        emit(
+            ApplyPatchApprovalRequestEvent(
+                call_id=call_id, changes=changes, reason=reason, grant_root=grant_root
+            )
+        )
+        decision = await future
+        emit(ApprovalDecisionEvent(call_id=call_id, kind="patch", decision=decision))
+        return decision

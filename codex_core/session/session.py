@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import uuid
@@ -20,16 +21,12 @@ from codex_core.instructions import base_instructions
 from codex_core.kernel import Kernel, TurnAbortRequested
 from codex_core.protocol import (
     AddToHistoryOp,
-    ApplyPatchApprovalRequestEvent,
-    ApprovalDecisionEvent,
     BackgroundEvent,
     CompactOp,
     ErrorEvent,
     Event,
     EventMsg,
     ExecApprovalOp,
-    ExecApprovalRequestEvent,
-    FileChange,
     GetHistoryEntryRequestOp,
     GetHistoryEntryResponseEvent,
     InterruptOp,
@@ -37,7 +34,6 @@ from codex_core.protocol import (
     OverrideTurnContextOp,
     PatchApprovalOp,
     ResponseItem,
-    ReviewDecision,
     SessionConfiguredEvent,
     ShutdownCompleteEvent,
     ShutdownOp,
@@ -62,6 +58,7 @@ from codex_core.session.inputs import (
     initial_context,
     user_input_message,
 )
+from codex_core.session.kernel_host import SessionKernelHost
 from codex_core.session.storage import SessionStorage
 from codex_core.tools.context import SessionApprovals, ToolContext
 from codex_core.tools.router import ToolRouter
@@ -313,7 +310,7 @@ class Session:
         kernel = Kernel(
             model=client,
             tools=ToolRouter(self._tool_context(sub.id, turn)),
-            host=_KernelHost(self, sub.id),
+            host=SessionKernelHost(self, sub.id),
             instructions=self.config.base_instructions or base_instructions(),
             tool_specs=default_tools(turn.approval_policy),
             stream_max_retries=self.config.model_provider.effective_stream_max_retries,
@@ -371,56 +368,14 @@ class Session:
         return window is not None and last is not None and last.total_tokens >= 0.9 * window
 
     def _tool_context(self, sub_id: str, turn: TurnContext) -> ToolContext:
-        async def ask_exec(
-            call_id: str,
-            command: list[str],
-            cwd: Path,
-            reason: str | None,
-            prefix: list[str] | None,
-        ) -> ReviewDecision:
-            future = self._approvals.open(call_id)
-            self._emit(
-                sub_id,
-                ExecApprovalRequestEvent(
-                    call_id=call_id,
-                    command=command,
-                    cwd=str(cwd),
-                    reason=reason,
-                    suggested_prefix=prefix,
-                ),
-            )
-            decision = await future
-            self._emit(
-                sub_id,
-                ApprovalDecisionEvent(
-                    call_id=call_id, kind="exec", decision=decision, command=command
-                ),
-            )
-            return decision
-
-        async def ask_patch(
-            call_id: str, changes: dict[str, FileChange], reason: str | None, root: str | None
-        ) -> ReviewDecision:
-            future = self._approvals.open(call_id)
-            self._emit(
-                sub_id,
-                ApplyPatchApprovalRequestEvent(
-                    call_id=call_id, changes=changes, reason=reason, grant_root=root
-                ),
-            )
-            decision = await future
-            self._emit(
-                sub_id, ApprovalDecisionEvent(call_id=call_id, kind="patch", decision=decision)
-            )
-            return decision
-
+        emit: Callable[[EventMsg], None] = lambda msg: self._emit(sub_id, msg)  # noqa: E731
         return ToolContext(
             turn=turn,
             codex_home=self.config.codex_home,
             env=create_env(self.config.shell_environment_policy),
-            emit=lambda msg: self._emit(sub_id, msg),
-            request_exec_approval=ask_exec,
-            request_patch_approval=ask_patch,
+            emit=emit,
+            request_exec_approval=functools.partial(self._approvals.ask_exec, emit),
+            request_patch_approval=functools.partial(self._approvals.ask_patch, emit),
             approvals=self._session_approvals,
             diff_tracker=TurnDiffTracker(),
             rules=self._rules,
@@ -454,26 +409,6 @@ class Session:
                 pass
         await self.storage.close()
         self._emit(sub_id, ShutdownCompleteEvent())
-
-
-class _KernelHost:
-    """Connects the kernel to the session for one turn."""
-
-    def __init__(self, session: Session, sub_id: str) -> None:
-        self.session = session
-        self.sub_id = sub_id
-
-    def emit(self, msg: EventMsg) -> None:
-        self.session._emit(self.sub_id, msg)
-
-    def record(self, items: list[ResponseItem]) -> None:
-        self.session.storage.record_items(items)
-
-    def on_usage(self, usage: TokenUsage | None) -> None:
-        self.session.on_usage(self.sub_id, usage)
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
 
 
 __all__ = ["Session", "__version__"]
