@@ -260,3 +260,22 @@ def test_codex_exec_missing_api_key_is_clear(
 def test_codex_version_prints_version(codex_bin: Path, tmp_path: Path) -> None:
     done = run_codex(codex_bin, ["--version"], tmp_path)
     assert done.returncode == 0 and done.stdout.startswith("codex-cli ")
+
+
+def test_codex_exec_sends_agents_md_and_environment_context(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    (tmp_path / "AGENTS.md").write_text("Always run the linter.")
+    model_server.add(turn(message("ok"), usage=usage(input=1, output=1)))
+    done = run_codex(
+        codex_bin, ["exec", "--json", *provider_flags(model_server, "responses"), "hello"], tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    body = model_server.bodies[0]
+    texts = [p["text"] for item in body["input"] if item["type"] == "message" for p in item["content"]]
+    assert texts[0].startswith("<user_instructions>") and "Always run the linter." in texts[0]
+    assert texts[1].startswith("<environment_context>") and f"<cwd>{tmp_path}</cwd>" in texts[1]
+    assert texts[-1] == "hello"
+    assert "apply_patch" in body["instructions"]
+    assert {tool["name"] for tool in body["tools"]} == {"shell", "apply_patch", "update_plan"}
