@@ -7,6 +7,7 @@ so `codex exec "…" > answer.md` captures just the answer.
 from __future__ import annotations
 
 import shlex
+from pathlib import Path
 from typing import TextIO
 
 from codex_core import __version__
@@ -119,7 +120,7 @@ class HumanProcessor:
                 self._print()
                 self._print(self._style("apply_patch", "magenta", "bold"))
                 for path, change in msg.changes.items():
-                    self._print(f"  {change.type[0].upper()} {path}")
+                    self._print(f"  {change.type[0].upper()} {self._relative(path)}")
             case PatchApplyEndEvent():
                 if msg.success:
                     self._print(self._style("patch applied", "green"))
@@ -147,6 +148,12 @@ class HumanProcessor:
             case _:
                 if msg.type == "session_configured":
                     self.header()
+
+    def _relative(self, path: str) -> str:
+        try:
+            return str(Path(path).relative_to(self.config.cwd))
+        except ValueError:
+            return path
 
     def _exec_end(self, msg: ExecCommandEndEvent) -> None:
         shown = self._commands.pop(msg.call_id, "")
