@@ -12,7 +12,7 @@ import pytest
 
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, shell_call, turn, usage
-from tests.support.steps import drop_after, http_error
+from tests.support.steps import drop_after, garbage, http_error
 
 pytestmark = pytest.mark.e2e
 
@@ -279,3 +279,19 @@ def test_codex_exec_sends_agents_md_and_environment_context(
     assert texts[-1] == "hello"
     assert "apply_patch" in body["instructions"]
     assert {tool["name"] for tool in body["tools"]} == {"shell", "apply_patch", "update_plan"}
+
+
+def test_codex_exec_garbage_from_server_is_one_clear_line(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    model_server.add(garbage(b"<html><title>Bad gateway</title>oops</html>", "text/html"))
+    done = run_codex(
+        codex_bin,
+        ["exec", "--skip-git-repo-check", *provider_flags(model_server, "responses"), "hi"],
+        tmp_path,
+    )
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("ERROR:")]
+    assert len(errors) == 1 and "Bad gateway" in errors[0]
+    assert len(model_server.requests) == 1
