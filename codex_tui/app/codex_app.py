@@ -110,11 +110,19 @@ class CodexApp(App[ExitSummary]):
         except Exception as err:  # the core broke: tell the user instead of hanging
             self.post_message(CoreFailed(f"The session stopped unexpectedly: {err}"))
 
-    def _deliver(self, batch: list[Event], core: CoreClient) -> None:
-        self.post_message(CoreEvents(batch, core))
+    async def _deliver(self, batch: list[Event], core: CoreClient) -> None:
+        message = CoreEvents(batch, core)
+        if self.post_message(message):
+            await message.applied
 
     async def on_core_events(self, message: CoreEvents) -> None:
         """Hand a batch to the chat screen of the current session."""
+        try:
+            await self._apply(message)
+        finally:
+            message.done()
+
+    async def _apply(self, message: CoreEvents) -> None:
         chat = self.chat
         events = message.events
         if chat is None or not events or message.source is not self.core:

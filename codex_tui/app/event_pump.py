@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from codex_core.protocol import (
     AgentMessageDeltaEvent,
@@ -16,8 +16,8 @@ from codex_tui.app.core import CoreClient
 
 FRAME_SECONDS = 1 / 40
 """Streamed deltas are delivered at most this often (40 Hz), so input never starves."""
-FLOOD_PAUSE_SECONDS = 0.002
-"""While deltas pour in, the loop sleeps this long after each frame to let keystrokes through."""
+MAX_BATCH_EVENTS = 1000
+"""A flood of queued deltas is cut into batches of this size, bounding the work per frame."""
 
 
 def is_delta(event: Event) -> bool:
@@ -29,38 +29,32 @@ def is_delta(event: Event) -> bool:
 
 async def pump_events(
     core: CoreClient,
-    deliver: Callable[[list[Event]], None],
+    deliver: Callable[[list[Event]], Awaitable[None]],
     frame_seconds: float = FRAME_SECONDS,
+    max_batch: int = MAX_BATCH_EVENTS,
 ) -> None:
     """Read events until `shutdown_complete`, delivering them in order.
 
-    Deltas are held for up to one frame and delivered together; any other event flushes
-    the held deltas and itself at once.
+    Deltas are held for up to one frame (or `max_batch` events) and delivered together;
+    any other event flushes the held deltas and itself at once. `deliver` returns once
+    the UI has applied the batch, so at most one batch is in flight: when rendering falls
+    behind, events wait in the core's queue instead of in front of the user's keystrokes.
     """
     loop = asyncio.get_running_loop()
-    batch: list[Event] = []
-    deadline = 0.0
     while True:
-        if batch:
+        batch = [await core.next_event()]
+        if is_delta(batch[0]):
+            deadline = loop.time() + frame_seconds
             try:
                 async with asyncio.timeout_at(deadline):
-                    event = await core.next_event()
+                    # Queued events do not suspend, so the deadline is also checked by hand.
+                    while len(batch) < max_batch and loop.time() < deadline:
+                        event = await core.next_event()
+                        batch.append(event)
+                        if not is_delta(event):
+                            break
             except TimeoutError:
-                deliver(batch)
-                batch = []
-                await asyncio.sleep(0)
-                continue
-        else:
-            event = await core.next_event()
-            deadline = loop.time() + frame_seconds
-        batch.append(event)
-        if not is_delta(event):
-            deliver(batch)
-            batch = []
-            if isinstance(event.msg, ShutdownCompleteEvent):
-                return
-            await asyncio.sleep(0)
-        elif loop.time() >= deadline:
-            deliver(batch)
-            batch = []
-            await asyncio.sleep(FLOOD_PAUSE_SECONDS)
+                pass
+        await deliver(batch)
+        if isinstance(batch[-1].msg, ShutdownCompleteEvent):
+            return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from textual.message import Message
 
 from codex_core.protocol import Event
@@ -15,6 +17,12 @@ class CoreEvents(Message):
         super().__init__()
         self.events = events
         self.source = source
+        self.applied: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def done(self) -> None:
+        """Tell the event pump the batch is on screen, so it may send the next one."""
+        if not self.applied.done():
+            self.applied.set_result(None)
 
 
 class CoreFailed(Message):

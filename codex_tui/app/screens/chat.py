@@ -52,19 +52,31 @@ TICK_SECONDS = 0.1
 def coalesce(events: list[Event]) -> list[EventMsg]:
     """Merge runs of streamed deltas into one event each and drop live command output."""
     out: list[EventMsg] = []
+    run: list[str] = []
+    run_kind: type | None = None
+
+    def flush() -> None:
+        if run_kind is AgentMessageDeltaEvent:
+            out.append(AgentMessageDeltaEvent(delta="".join(run)))
+        elif run_kind is AgentReasoningDeltaEvent:
+            out.append(AgentReasoningDeltaEvent(delta="".join(run)))
+        run.clear()
+
     for event in events:
         msg = event.msg
-        last = out[-1] if out else None
         if isinstance(msg, ExecCommandOutputDeltaEvent):
             continue
-        if isinstance(msg, AgentMessageDeltaEvent) and isinstance(last, AgentMessageDeltaEvent):
-            out[-1] = AgentMessageDeltaEvent(delta=last.delta + msg.delta)
-        elif isinstance(msg, AgentReasoningDeltaEvent) and isinstance(
-            last, AgentReasoningDeltaEvent
-        ):
-            out[-1] = AgentReasoningDeltaEvent(delta=last.delta + msg.delta)
+        kind = type(msg)
+        if kind is not run_kind:
+            flush()
+            run_kind = (
+                kind if isinstance(msg, AgentMessageDeltaEvent | AgentReasoningDeltaEvent) else None
+            )
+        if isinstance(msg, AgentMessageDeltaEvent | AgentReasoningDeltaEvent):
+            run.append(msg.delta)
         else:
             out.append(msg)
+    flush()
     return out
 
 

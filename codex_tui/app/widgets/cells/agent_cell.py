@@ -3,26 +3,60 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.widgets import Markdown, Static
 
 MAX_STREAM_CHARS = 200_000
 """Past this many characters the display stops growing (the rollout keeps the whole answer)."""
+SEGMENT_CHARS = 4_000
+"""Streamed text is split into Markdown widgets of about this size, so each frame re-lays-out
+only the last one instead of one ever-growing block."""
+FENCES = ("```", "~~~")
+
+
+def split_point(text: str, start: int) -> int | None:
+    """Where to end the segment starting at `start`: a line break, else a space; None if short."""
+    if len(text) - start <= SEGMENT_CHARS:
+        return None
+    window_start = start + SEGMENT_CHARS // 2
+    for separator in ("\n\n", "\n", " "):
+        index = text.rfind(separator, window_start, start + SEGMENT_CHARS)
+        if index != -1:
+            return index + len(separator)
+    return start + SEGMENT_CHARS
+
+
+def open_fence(source: str, fence: str | None) -> str | None:
+    """The code fence still open at the end of `source`, given the one open at its start."""
+    for line in source.split("\n"):
+        stripped = line.lstrip()
+        if fence is None:
+            if stripped.startswith(FENCES):
+                fence = stripped.rstrip()
+        elif stripped.startswith(fence[:3]) and not stripped[3:].strip():
+            fence = None
+    return fence
 
 
 class AgentCell(Horizontal):
-    """A bullet and a Markdown body that grows as deltas arrive."""
+    """A bullet and Markdown segments that grow as deltas arrive."""
 
     def __init__(self, text: str = "") -> None:
         super().__init__()
         self.text = text
         self._shown = 0
+        self._segment_start = 0
+        self._segment_fence: str | None = None
         self._clipped = False
 
     def compose(self) -> ComposeResult:
-        self._shown = min(len(self.text), MAX_STREAM_CHARS)
         yield Static("•", classes="bullet")
-        yield Markdown(self._visible(self.text))
+        yield Vertical(classes="segments")
+
+    async def on_mount(self) -> None:
+        """Render whatever text arrived before mounting."""
+        await self.query_one(".segments").mount(Markdown(""))
+        await self._render_new()
 
     async def append(self, delta: str) -> None:
         """Add streamed text (partial lines included) and render it."""
@@ -30,32 +64,49 @@ class AgentCell(Horizontal):
         await self._render_new()
 
     async def finish(self, message: str) -> None:
-        """Replace the streamed text with the authoritative full message if it differs."""
+        """Show the authoritative full message (it normally extends what streamed)."""
         if message.startswith(self.text):
             self.text = message
             await self._render_new()
-        elif message != self.text:
-            self.text = message
-            self._clipped = False
-            self._shown = min(len(message), MAX_STREAM_CHARS)
-            if self.is_mounted:
-                await self.query_one(Markdown).update(self._visible(message))
+            return
+        self.text = message
+        self._shown = self._segment_start = 0
+        self._segment_fence = None
+        self._clipped = False
+        if self.is_mounted:
+            segments = self.query_one(".segments")
+            await segments.remove_children()
+            await segments.mount(Markdown(""))
+            await self._render_new()
 
     async def _render_new(self) -> None:
-        if self._clipped or not self.is_mounted:
+        if self._clipped or not self.is_mounted or not self.query(".segments > Markdown"):
             return
-        markdown = self.query_one(Markdown)
         end = min(len(self.text), MAX_STREAM_CHARS)
-        fresh = self.text[self._shown : end]
-        self._shown = end
-        if len(self.text) > MAX_STREAM_CHARS:
+        while self._shown < end:
+            cut = split_point(self.text[:end], self._segment_start)
+            if cut is None:
+                await self._current().append(self.text[self._shown : end])
+                self._shown = end
+                break
+            await self._close_segment(cut)
+        if len(self.text) > MAX_STREAM_CHARS and not self._clipped:
             self._clipped = True
-            fresh += "\n\n*… answer too long to show in full; the transcript keeps all of it.*"
-        if fresh:
-            await markdown.append(fresh)
+            await self._current().append(
+                "\n\n*… answer too long to show in full; the transcript file keeps all of it.*"
+            )
 
-    def _visible(self, text: str) -> str:
-        if len(text) <= MAX_STREAM_CHARS:
-            return text
-        self._clipped = True
-        return text[:MAX_STREAM_CHARS] + "\n\n*… answer too long to show in full.*"
+    async def _close_segment(self, cut: int) -> None:
+        """End the current segment at `cut` (closing an open code fence) and start a new one."""
+        body = self.text[self._segment_start : cut]
+        opener = f"{self._segment_fence}\n" if self._segment_fence else ""
+        fence = open_fence(body, self._segment_fence)
+        closer = "\n" + fence[:3] if fence else ""
+        await self._current().update(opener + body.rstrip("\n") + closer)
+        self._segment_start = self._shown = cut
+        self._segment_fence = fence
+        start = f"{fence}\n" if fence else ""
+        await self.query_one(".segments").mount(Markdown(start))
+
+    def _current(self) -> Markdown:
+        return self.query(".segments > Markdown").last(Markdown)

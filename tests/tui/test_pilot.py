@@ -1,0 +1,445 @@
+"""Pilot tests: drive the app with keys against a scripted core and check the ops it submits."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual.message import Message
+
+from codex_core.protocol import (
+    AddToHistoryOp,
+    AgentMessageEvent,
+    ApplyPatchApprovalRequestEvent,
+    ExecApprovalOp,
+    ExecApprovalRequestEvent,
+    GetHistoryEntryRequestOp,
+    InterruptOp,
+    PatchApprovalOp,
+    ShutdownOp,
+    TaskCompleteEvent,
+    TaskStartedEvent,
+    TokenCountEvent,
+    TurnAbortedEvent,
+    UserInputOp,
+    UserMessageEvent,
+)
+from codex_core.protocol.common import (
+    LocalImageInput,
+    TextInput,
+    TokenUsage,
+    TokenUsageInfo,
+    UpdateChange,
+)
+from codex_tui.app.codex_app import CodexApp, ExitSummary
+from codex_tui.app.core import KeyRequest, TrustRequest
+from codex_tui.app.messages import CoreEvents
+from codex_tui.app.screens.approval import ApprovalScreen
+from codex_tui.app.screens.chat import ChatScreen
+from codex_tui.app.screens.resume_picker import ResumePickerScreen
+from codex_tui.app.widgets.cells.notice_cell import NoticeCell
+from codex_tui.app.widgets.cells.user_cell import UserCell
+from codex_tui.app.widgets.composer import Composer
+from codex_tui.app.widgets.queued_list import QueuedList
+from tests.tui.fake_core import (
+    PROJECT,
+    SESSION_ID,
+    FakeBoot,
+    configured,
+    frozen_clock,
+    options,
+    settle,
+)
+
+SIZE = (100, 34)
+
+
+def make_app(boot: FakeBoot | None = None, **opts: Any) -> tuple[CodexApp, FakeBoot]:
+    boot = boot or FakeBoot()
+    return CodexApp(boot, options(**opts), clock=frozen_clock()), boot
+
+
+def texts(ops: list[Any]) -> list[str]:
+    return [item.text for op in ops for item in op.items if isinstance(item, TextInput)]
+
+
+def exec_request() -> ExecApprovalRequestEvent:
+    return ExecApprovalRequestEvent(
+        call_id="call-1",
+        command=["bash", "-lc", "touch hello.txt"],
+        cwd=PROJECT,
+        reason="needs write",
+    )
+
+
+async def test_approval_yes_sends_approved() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent(), exec_request())
+        await settle(pilot, boot.core)
+        assert isinstance(app.screen, ApprovalScreen)
+        await pilot.press("y")
+        await settle(pilot)
+        assert boot.core.ops_of(ExecApprovalOp) == [
+            ExecApprovalOp(id="call-1", decision="approved")
+        ]
+        assert isinstance(app.screen, ChatScreen)
+        notices = [cell.message for cell in app.screen.query(NoticeCell)]
+        assert "You approved codex to run touch hello.txt" in notices
+
+
+async def test_approval_no_sends_denied() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent(), exec_request())
+        await settle(pilot, boot.core)
+        await pilot.press("n")
+        await settle(pilot)
+        assert boot.core.ops_of(ExecApprovalOp) == [ExecApprovalOp(id="call-1", decision="denied")]
+
+
+async def test_approval_escape_denies_and_always_approves_for_session() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        patch = ApplyPatchApprovalRequestEvent(
+            call_id="p1", changes={"a.py": UpdateChange(unified_diff="@@ -1 +1 @@\n-a\n+b\n")}
+        )
+        second = exec_request().model_copy(update={"call_id": "call-2"})
+        boot.core.emit(TaskStartedEvent(), patch, second)
+        await settle(pilot, boot.core)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ApprovalScreen), "the second request follows the first"
+        await pilot.press("a")
+        await settle(pilot)
+        assert boot.core.ops_of(PatchApprovalOp) == [PatchApprovalOp(id="p1", decision="denied")]
+        assert boot.core.ops_of(ExecApprovalOp) == [
+            ExecApprovalOp(id="call-2", decision="approved_for_session")
+        ]
+
+
+async def test_approval_prefix_option_remembers_prefix() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        request = exec_request().model_copy(update={"suggested_prefix": ["touch"]})
+        boot.core.emit(TaskStartedEvent(), request)
+        await settle(pilot, boot.core)
+        await pilot.press("p")
+        await settle(pilot)
+        assert boot.core.ops_of(ExecApprovalOp) == [
+            ExecApprovalOp(id="call-1", decision="approved", remember_prefix=["touch"])
+        ]
+
+
+async def test_approval_pauses_the_turn_timer() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent())
+        await settle(pilot, boot.core)
+        app.clock.advance(5)  # type: ignore[attr-defined]
+        boot.core.emit(exec_request())
+        await settle(pilot, boot.core)
+        app.clock.advance(60)  # type: ignore[attr-defined]
+        await pilot.press("y")
+        await settle(pilot)
+        chat = app.screen
+        assert isinstance(chat, ChatScreen)
+        assert chat.timer.elapsed() == 5
+
+
+async def test_escape_interrupts_running_turn() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape")
+        assert boot.core.ops_of(InterruptOp) == [], "nothing runs yet, so nothing to interrupt"
+        boot.core.emit(TaskStartedEvent())
+        await settle(pilot, boot.core)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert boot.core.ops_of(InterruptOp) == [InterruptOp()]
+
+
+async def test_ctrl_c_twice_quits_with_summary() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(
+            TokenCountEvent(
+                info=TokenUsageInfo(total_token_usage=TokenUsage(input_tokens=10, output_tokens=5))
+            )
+        )
+        await settle(pilot, boot.core)
+        await pilot.press("ctrl+c")
+        await settle(pilot)
+        assert app.is_running
+        await pilot.press("ctrl+c")
+        await settle(pilot)
+    assert boot.core.ops_of(ShutdownOp) == [ShutdownOp()]
+    assert app.return_value == ExitSummary(
+        session_id=SESSION_ID, usage=TokenUsage(input_tokens=10, output_tokens=5)
+    )
+
+
+async def test_ctrl_c_clears_composer_first() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"draft")
+        composer = app.screen.query_one(Composer)
+        assert composer.text == "draft"
+        await pilot.press("ctrl+c")
+        assert composer.text == ""
+        assert app.is_running
+        assert boot.core.ops_of(ShutdownOp) == []
+
+
+async def test_ctrl_d_on_empty_composer_quits() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+d")
+        await settle(pilot)
+    assert boot.core.ops_of(ShutdownOp) == [ShutdownOp()]
+    assert not app.is_running
+
+
+async def test_enter_sends_message_and_history() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"fix it", "shift+enter", *"now", "enter")
+        await settle(pilot)
+        assert texts(boot.core.ops_of(UserInputOp)) == ["fix it\nnow"]
+        assert boot.core.ops_of(AddToHistoryOp) == [AddToHistoryOp(text="fix it\nnow")]
+        assert app.screen.query_one(Composer).text == ""
+
+
+async def test_queued_message_sent_after_turn() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent(), UserMessageEvent(message="first"))
+        await settle(pilot, boot.core)
+        await pilot.press(*"second", "enter")
+        await settle(pilot)
+        assert texts(boot.core.ops_of(UserInputOp)) == []
+        assert app.screen.query_one(QueuedList).messages == ["second"]
+        boot.core.emit(AgentMessageEvent(message="done"), TaskCompleteEvent())
+        await settle(pilot, boot.core)
+        assert texts(boot.core.ops_of(UserInputOp)) == ["second"]
+        assert app.screen.query_one(QueuedList).messages == []
+
+
+async def test_queued_message_restored_after_interrupt() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent())
+        await settle(pilot, boot.core)
+        await pilot.press(*"later", "enter")
+        boot.core.emit(TurnAbortedEvent())
+        await settle(pilot, boot.core)
+        assert texts(boot.core.ops_of(UserInputOp)) == []
+        assert app.screen.query_one(Composer).text == "later"
+
+
+async def test_launch_prompt_and_images_sent_once() -> None:
+    app, boot = make_app(prompt="explain this", images=[Path("/img/shot.png")])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        ops = boot.core.ops_of(UserInputOp)
+        assert len(ops) == 1
+        assert isinstance(ops[0], UserInputOp)
+        assert ops[0].items == [
+            TextInput(text="explain this"),
+            LocalImageInput(path="/img/shot.png"),
+        ]
+
+
+async def test_history_up_walks_session_then_persistent_entries() -> None:
+    boot = FakeBoot(configured_event=configured(history_entry_count=2))
+    app, _ = make_app(boot)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.history = ["oldest entry", "older entry"]
+        await pilot.press(*"mine", "enter")
+        await settle(pilot)
+        composer = app.screen.query_one(Composer)
+        await pilot.press("up")
+        assert composer.text == "mine"
+        await pilot.press("up")
+        await settle(pilot, boot.core)
+        assert composer.text == "older entry"
+        await pilot.press("up")
+        await settle(pilot, boot.core)
+        assert composer.text == "oldest entry"
+        assert boot.core.ops_of(GetHistoryEntryRequestOp) == [
+            GetHistoryEntryRequestOp(offset=1, log_id=7),
+            GetHistoryEntryRequestOp(offset=0, log_id=7),
+        ]
+        await pilot.press("down", "down", "down")
+        assert composer.text == ""
+
+
+async def test_large_paste_kept_intact() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        big = "\n".join(f"line {i}" for i in range(400))
+        composer = app.screen.query_one(Composer)
+        composer.post_message(_paste(big))
+        await settle(pilot)
+        assert composer.text.startswith("[Pasted text #1:")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert texts(boot.core.ops_of(UserInputOp)) == [big]
+
+
+def _paste(text: str) -> Message:
+    from textual.events import Paste
+
+    return Paste(text)
+
+
+async def test_trust_screen_records_decision_before_session() -> None:
+    boot = FakeBoot(trust=TrustRequest(directory="~/project", is_git_repo=True))
+    app, _ = make_app(boot)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert boot.starts == []
+        await pilot.press("2")
+        await settle(pilot)
+        assert boot.trust_answers == [False]
+        assert boot.starts == [None]
+
+
+async def test_api_key_screen_saves_pasted_key() -> None:
+    boot = FakeBoot(key=KeyRequest("OpenAI", "OPENAI_API_KEY", "~/.codex/auth.json"))
+    app, _ = make_app(boot)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"sk-test", "enter")
+        await settle(pilot)
+        assert boot.saved_keys == ["sk-test"]
+        assert isinstance(app.screen, ChatScreen)
+
+
+async def test_api_key_screen_escape_exits_with_hint() -> None:
+    boot = FakeBoot(key=KeyRequest("OpenAI", "OPENAI_API_KEY", "~/.codex/auth.json"))
+    app, _ = make_app(boot)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+    assert app.return_value is not None
+    assert "OPENAI_API_KEY" in (app.return_value.error or "")
+    assert boot.starts == []
+
+
+async def test_picker_enter_resumes_highlighted_session_and_replays() -> None:
+    past = [
+        {"type": "user_message", "message": "earlier question"},
+        {"type": "agent_message", "message": "earlier answer"},
+        {"type": "some_future_event", "x": 1},
+    ]
+    boot = FakeBoot(configured_event=configured(initial_messages=past))
+    app, _ = make_app(boot, show_picker=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ResumePickerScreen)
+        await pilot.press("down", "enter")
+        await settle(pilot, boot.core if boot.cores else None)
+        assert boot.starts == [Path("/sessions/rollout-001.jsonl")]
+        users = [cell.message for cell in app.screen.query(UserCell)]
+        assert users == ["earlier question"]
+
+
+async def test_picker_search_filters_and_escape_starts_new() -> None:
+    app, boot = make_app(show_picker=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ResumePickerScreen)
+        await pilot.press(*"plugin")
+        await settle(pilot)
+        assert [item.preview for item in picker.shown] == ["Write docs for the plugin API"]
+        await pilot.press("escape")
+        await settle(pilot)
+        assert boot.starts == [None]
+
+
+async def test_picker_loads_pages_as_you_scroll() -> None:
+    from tests.tui.fake_core import FakeSessions, sample_sessions
+
+    sessions = FakeSessions(sample_sessions(60), page_size=10)
+    app, _ = make_app(FakeBoot(sessions=sessions), show_picker=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        picker = app.screen
+        assert isinstance(picker, ResumePickerScreen)
+        first = len(picker.items)
+        assert first < 60
+        for _ in range(4):
+            await pilot.press("pagedown")
+            await settle(pilot)
+        assert len(picker.items) > first
+
+
+async def test_events_arrive_as_batched_messages() -> None:
+    from codex_core.protocol import AgentMessageDeltaEvent
+
+    batches: list[int] = []
+
+    def hook(message: Message) -> None:
+        if isinstance(message, CoreEvents):
+            batches.append(len(message.events))
+
+    app, boot = make_app()
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent())
+        boot.core.emit(*[AgentMessageDeltaEvent(delta="x") for _ in range(500)])
+        await settle(pilot, boot.core)
+    assert sum(batches) >= 502
+    assert len(batches) < 100, "deltas are coalesced into frames, not one message each"
+
+
+async def test_keystrokes_stay_responsive_during_50k_deltas() -> None:
+    import asyncio
+    import time
+
+    from textual import events
+
+    from codex_core.protocol import AgentMessageDeltaEvent
+    from codex_tui.app.widgets.cells.agent_cell import AgentCell
+
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent())
+        boot.core.emit(*[AgentMessageDeltaEvent(delta=f"w{i} ") for i in range(50_000)])
+        await asyncio.sleep(0.2)
+        composer = app.screen.query_one(Composer)
+        latencies = []
+        for char in "hello":
+            typed = composer.text + char
+            started = time.perf_counter()
+            app.post_message(events.Key(char, char))
+            while composer.text != typed:
+                await asyncio.sleep(0.002)
+            latencies.append(time.perf_counter() - started)
+        assert not boot.core._queue.empty(), "the stream was still arriving while the user typed"
+        assert max(latencies) < 0.5, f"keystroke latencies {latencies}"
+        for _ in range(400):
+            if boot.core._queue.empty():
+                break
+            await pilot.pause(0.05)
+        await settle(pilot)
+        cell = app.screen.query_one(AgentCell)
+        assert cell.text.endswith("w49999 ")
