@@ -17,7 +17,7 @@ import json
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from codex_core.client import (
     Completed,
@@ -143,6 +143,7 @@ class Kernel:
     instructions: str
     tool_specs: list[ToolSpec]
     stream_max_retries: int = 5
+    output_schema: dict[str, Any] | None = None
     backoff: Callable[[int, float | None], float] = default_backoff
 
     async def run_turn(
@@ -186,9 +187,10 @@ class Kernel:
         attempt = 0
         while True:
             try:
-                return await self._request_once(
-                    Prompt(self.instructions, list(history), self.tool_specs)
+                prompt = Prompt(
+                    self.instructions, list(history), self.tool_specs, self.output_schema
                 )
+                return await self._request_once(prompt)
             except (StreamDisconnected, ResponseFailed) as err:
                 retryable = isinstance(err, StreamDisconnected) or getattr(err, "retryable", False)
                 attempt += 1

@@ -13,6 +13,14 @@ _CONTEXT_WINDOWS: tuple[tuple[str, int], ...] = (
 )
 
 
+_REASONING_PREFIXES = ("gpt-5", "codex-", "o1", "o3", "o4", "gpt-oss")
+
+
+def supports_reasoning(model: str) -> bool:
+    """Whether requests for `model` may carry reasoning effort and summary settings."""
+    return model.startswith(_REASONING_PREFIXES)
+
+
 def context_window_for(model: str) -> int | None:
     """The context window of a known model family, else None."""
     for prefix, window in _CONTEXT_WINDOWS:

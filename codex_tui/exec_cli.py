@@ -8,7 +8,7 @@ import logging
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal
 
 from codex_tui.cli import UsageError, _Parser, add_common_flags
 from codex_tui.overrides import overrides_from_args
@@ -108,6 +108,9 @@ def main(argv: list[str]) -> int:
         if not image.is_file():
             print(f"codex: --image {image}: no such file", file=sys.stderr)
             return 1
+    output_schema = _read_output_schema(ns.output_schema)
+    if output_schema is False:
+        return 1
     from codex_tui.exec_run import run_exec_session
 
     return asyncio.run(
@@ -119,8 +122,29 @@ def main(argv: list[str]) -> int:
             output_last_message=Path(ns.output_last_message) if ns.output_last_message else None,
             color=_color(ns.color),
             resume_path=resume_path,
+            output_schema=output_schema or None,
         )
     )
+
+
+def _read_output_schema(path: str | None) -> dict[str, Any] | None | Literal[False]:
+    """The JSON schema given with --output-schema; False (after one error line) when unusable."""
+    if path is None:
+        return None
+    import json
+
+    try:
+        schema = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        print(f"codex: --output-schema {path}: {err.strerror}", file=sys.stderr)
+        return False
+    except json.JSONDecodeError as err:
+        print(f"codex: --output-schema {path}: not valid JSON ({err})", file=sys.stderr)
+        return False
+    if not isinstance(schema, dict):
+        print(f"codex: --output-schema {path}: the schema must be a JSON object", file=sys.stderr)
+        return False
+    return schema
 
 
 def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None:

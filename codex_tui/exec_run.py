@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from codex_core.config import Config
 from codex_core.protocol import (
@@ -38,6 +38,7 @@ async def run_exec_session(
     output_last_message: Path | None,
     color: bool,
     resume_path: Path | None = None,
+    output_schema: dict[str, Any] | None = None,
 ) -> int:
     """Run one turn to completion; returns the process exit code."""
     processor: EventProcessor
@@ -52,7 +53,7 @@ async def run_exec_session(
     session = await Session.create(config, source="exec", resume_path=resume_path)
     items: list[TextInput | LocalImageInput] = [TextInput(text=prompt)]
     items.extend(LocalImageInput(path=str(p)) for p in images)
-    await session.submit(UserTurnOp(items=list(items)))
+    await session.submit(UserTurnOp(items=list(items), final_output_json_schema=output_schema))
     try:
         while True:
             event = await session.next_event()

@@ -120,6 +120,15 @@ def chat_body(prompt: Prompt, model: str) -> dict[str, Any]:
     }
     if prompt.tools:
         body["tools"] = [tool.to_chat() for tool in prompt.tools]
+    if prompt.output_schema is not None:
+        body["response_format"] = {
+            "type": "json_schema",
+            "json_schema": {
+                "name": "codex_output_schema",
+                "schema": prompt.output_schema,
+                "strict": True,
+            },
+        }
     return body
 
 

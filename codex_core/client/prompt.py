@@ -46,3 +46,5 @@ class Prompt:
     instructions: str
     input: list[ResponseItem]
     tools: list[ToolSpec] = field(default_factory=list)
+    output_schema: dict[str, Any] | None = None
+    """JSON schema the final answer must follow (`codex exec --output-schema`)."""

@@ -65,6 +65,15 @@ def responses_body(
     if reasoning:
         body["reasoning"] = reasoning
         body["include"] = ["reasoning.encrypted_content"]
+    if prompt.output_schema is not None:
+        body["text"] = {
+            "format": {
+                "type": "json_schema",
+                "name": "codex_output_schema",
+                "schema": prompt.output_schema,
+                "strict": True,
+            }
+        }
     return body
 
 

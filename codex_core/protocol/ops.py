@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter
 
@@ -28,6 +28,7 @@ class UserTurnOp(_Model):
     model: str | None = None
     effort: ReasoningEffort | None = None
     summary: ReasoningSummary | None = None
+    final_output_json_schema: dict[str, Any] | None = None
 
 
 class UserInputOp(_Model):

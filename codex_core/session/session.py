@@ -73,15 +73,17 @@ ClientFactory = Callable[[Config, str, TurnContext], ModelClient]
 def default_client_factory(config: Config, session_id: str, turn: TurnContext) -> ModelClient:
     """A real model client for the configured provider."""
     from codex_core.auth import load_api_key
+    from codex_core.model_family import supports_reasoning
 
+    reasoning = supports_reasoning(turn.model)
     return ModelClient(
         config.model_provider,
         turn.model,
         provider_id=config.model_provider_id,
         session_id=session_id,
         api_key=load_api_key(config.codex_home, config.model_provider),
-        effort=turn.effort,
-        summary=turn.summary,
+        effort=turn.effort if reasoning else None,
+        summary=turn.summary if reasoning else None,
     )
 
 
@@ -314,6 +316,7 @@ class Session:
             instructions=self.config.base_instructions or base_instructions(),
             tool_specs=default_tools(turn.approval_policy),
             stream_max_retries=self.config.model_provider.effective_stream_max_retries,
+            output_schema=op.final_output_json_schema if isinstance(op, UserTurnOp) else None,
         )
         try:
             result = await kernel.run_turn(self.history, new_items)

@@ -273,7 +273,9 @@ def test_codex_exec_sends_agents_md_and_environment_context(
     )
     assert done.returncode == 0, done.stderr
     body = model_server.bodies[0]
-    texts = [p["text"] for item in body["input"] if item["type"] == "message" for p in item["content"]]
+    texts = [
+        p["text"] for item in body["input"] if item["type"] == "message" for p in item["content"]
+    ]
     assert texts[0].startswith("<user_instructions>") and "Always run the linter." in texts[0]
     assert texts[1].startswith("<environment_context>") and f"<cwd>{tmp_path}</cwd>" in texts[1]
     assert texts[-1] == "hello"
@@ -295,3 +297,30 @@ def test_codex_exec_garbage_from_server_is_one_clear_line(
     errors = [line for line in done.stderr.splitlines() if line.startswith("ERROR:")]
     assert len(errors) == 1 and "Bad gateway" in errors[0]
     assert len(model_server.requests) == 1
+
+
+def test_codex_exec_output_schema_is_sent_as_json_schema_format(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}
+    (tmp_path / "schema.json").write_text(json.dumps(schema))
+    model_server.add(turn(message('{"ok": true}'), usage=usage(input=1, output=1)))
+    done = run_codex(
+        codex_bin,
+        [
+            "exec",
+            "--skip-git-repo-check",
+            "--output-schema",
+            "schema.json",
+            *provider_flags(model_server, "responses"),
+            "check",
+        ],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    fmt = model_server.bodies[0]["text"]["format"]
+    assert fmt["type"] == "json_schema" and fmt["schema"] == schema
+    bad = run_codex(
+        codex_bin, ["exec", "--skip-git-repo-check", "--output-schema", "nope.json", "x"], tmp_path
+    )
+    assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "nope.json" in bad.stderr
