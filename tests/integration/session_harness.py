@@ -201,13 +201,16 @@ def event_types(events: list[EventMsg], *wanted: str) -> list[str]:
 
 
 def tool_outputs(server: ModelServer) -> dict[str, str]:
-    """Every `function_call_output` the model received, by call id (Responses wire)."""
+    """Every tool output the model received, by call id (Responses `input` or chat `messages`)."""
     outputs: dict[str, str] = {}
     for body in server.bodies:
         for item in body.get("input") or []:
             if item.get("type") in ("function_call_output", "custom_tool_call_output"):
                 output = item["output"]
                 outputs[item["call_id"]] = output if isinstance(output, str) else json.dumps(output)
+        for msg in body.get("messages") or []:
+            if msg.get("role") == "tool":
+                outputs[msg["tool_call_id"]] = msg["content"]
     return outputs
 
 

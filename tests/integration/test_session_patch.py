@@ -230,3 +230,51 @@ async def test_session_patch_escaping_roots_asks_even_inside_workspace(
     assert approver.asked == ["p1"]
     assert not lands_at.exists()
     assert tool_outputs(model_server)["p1"] == "patch rejected by user"
+
+
+@pytest.mark.parametrize("how", ["cd_prefix", "workdir_argument"])
+async def test_session_patch_heredoc_resolves_paths_in_its_directory(
+    model_server: ModelServer, workspace: Workspace, codex_home: Path, how: str
+) -> None:
+    (workspace.root / "sub").mkdir()
+    patch = "*** Begin Patch\n*** Add File: new.txt\n+x\n*** End Patch"
+    heredoc = f"apply_patch <<'EOF'\n{patch}\nEOF"
+    call = (
+        shell_call(["bash", "-lc", f"cd sub && {heredoc}"], "p1")
+        if how == "cd_prefix"
+        else shell_call(["bash", "-lc", heredoc], "p1", workdir="sub")
+    )
+    model_server.add(turn(call), turn(message("ok")))
+    session = await start_session(model_server, workspace, codex_home, "on-request")
+
+    await run_turn(session, "add", Approver(default=None))
+    await shutdown(session)
+
+    assert (workspace.root / "sub" / "new.txt").read_text() == "x\n"
+    assert not (workspace.root / "new.txt").exists()
+    assert tool_outputs(model_server)["p1"].startswith("Success.")
+
+
+async def test_session_patch_approved_for_session_covers_same_files_only(
+    model_server: ModelServer, workspace: Workspace, codex_home: Path
+) -> None:
+    first = workspace.outside / "a.txt"
+    other = workspace.outside / "b.txt"
+    model_server.add(
+        turn(apply_patch_call(f"*** Begin Patch\n*** Add File: {first}\n+x\n*** End Patch", "p1")),
+        turn(
+            apply_patch_call(
+                f"*** Begin Patch\n*** Update File: {first}\n@@\n-x\n+y\n*** End Patch", "p2"
+            )
+        ),
+        turn(apply_patch_call(f"*** Begin Patch\n*** Add File: {other}\n+z\n*** End Patch", "p3")),
+        turn(message("ok")),
+    )
+    session = await start_session(model_server, workspace, codex_home, "on-request")
+    approver = Approver(default="approved", by_call={"p1": "approved_for_session"})
+
+    await run_turn(session, "edit", approver)
+    await shutdown(session)
+
+    assert approver.asked == ["p1", "p3"]
+    assert first.read_text() == "y\n" and other.read_text() == "z\n"
