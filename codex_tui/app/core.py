@@ -65,6 +65,7 @@ class KeyRequest:
     provider_name: str
     env_var: str
     auth_file: str
+    can_paste: bool = True
 
 
 class Boot(Protocol):

@@ -13,7 +13,7 @@ from textual.widgets import Input, TextArea
 SNAPSHOT_DIR = Path(__file__).resolve().parents[2] / "snapshots"
 
 
-class TopLevelSVGExtension(SVGImageExtension):
+class TopLevelSVGExtension(SVGImageExtension):  # type: ignore[misc]
     """SVG snapshots stored in `snapshots/<test module>/` at the top of the repository."""
 
     @classmethod

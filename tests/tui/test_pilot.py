@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.message import Message
+from textual.widgets import Markdown
 
 from codex_core.protocol import (
     AddToHistoryOp,
@@ -37,6 +38,7 @@ from codex_tui.app.messages import CoreEvents
 from codex_tui.app.screens.approval import ApprovalScreen
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.resume_picker import ResumePickerScreen
+from codex_tui.app.widgets.cells.agent_cell import AgentCell
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
 from codex_tui.app.widgets.composer import Composer
@@ -358,6 +360,10 @@ async def test_picker_enter_resumes_highlighted_session_and_replays() -> None:
         assert boot.starts == [Path("/sessions/rollout-001.jsonl")]
         users = [cell.message for cell in app.screen.query(UserCell)]
         assert users == ["earlier question"]
+        answers = [cell.text for cell in app.screen.query(AgentCell)]
+        assert answers == ["earlier answer"]
+        shown = [markdown.source for markdown in app.screen.query(Markdown)]
+        assert shown == ["earlier answer"]
 
 
 async def test_picker_search_filters_and_escape_starts_new() -> None:

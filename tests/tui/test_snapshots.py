@@ -29,6 +29,7 @@ from codex_core.protocol import (
 )
 from codex_core.protocol.common import (
     AddChange,
+    FileChange,
     PlanItem,
     TokenUsage,
     TokenUsageInfo,
@@ -141,7 +142,7 @@ def test_snapshot_exec_done_failed(snap_compare: Compare) -> None:
 
 def test_snapshot_patch_cell(snap_compare: Compare) -> None:
     app, boot = app_with()
-    changes = {
+    changes: dict[str, FileChange] = {
         "src/loader.py": UpdateChange(unified_diff=DIFF),
         "docs/CHANGES.md": AddChange(content="# Changes\n\n- strip file contents\n"),
     }

@@ -26,28 +26,39 @@ class ApiKeyScreen(Screen[str | None]):
 
     def compose(self) -> ComposeResult:
         request = self.request
+        if request.can_paste:
+            how: list[str | tuple[str, str]] = [
+                "Either quit, run ",
+                (f"export {request.env_var}=<your key>", "bold"),
+                " and start codex again, or paste a key below. A pasted key is saved to ",
+                (request.auth_file, "bold"),
+                " (readable only by you).",
+            ]
+        else:
+            how = [
+                "Quit, run ",
+                (f"export {request.env_var}=<your key>", "bold"),
+                " and start codex again.",
+            ]
         text = Content.assemble(
-            ("No API key found for ", "bold"),
-            (request.provider_name, "bold $accent"),
-            "\n\n",
-            "Either quit, run ",
-            (f"export {request.env_var}=<your key>", "bold"),
-            " and start codex again, or paste a key below. A pasted key is saved to ",
-            (request.auth_file, "bold"),
-            " (readable only by you).",
+            ("No API key found for ", "bold"), (request.provider_name, "bold $accent"), "\n\n", *how
         )
         with Vertical(id="api-key"):
             yield Static(text, id="api-key-text")
-            yield Input(placeholder="paste your API key", password=True, id="api-key-input")
-            yield Static(
-                Content.assemble(("enter", "bold"), " to save · ", ("esc", "bold"), " to quit"),
-                id="api-key-hint",
-            )
+            if request.can_paste:
+                yield Input(placeholder="paste your API key", password=True, id="api-key-input")
+                hint = Content.assemble(
+                    ("enter", "bold"), " to save · ", ("esc", "bold"), " to quit"
+                )
+            else:
+                hint = Content.assemble(("esc", "bold"), " to quit")
+            yield Static(hint, id="api-key-hint")
             yield Static("", id="api-key-error")
 
     def on_mount(self) -> None:
         """Ready for a paste."""
-        self.query_one(Input).focus()
+        for field in self.query(Input):
+            field.focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Save the key, or say what is wrong with it."""

@@ -172,7 +172,8 @@ class ResumePickerScreen(Screen[Path | None]):
             text = f"No session matches “{self.query_text}”."
         else:
             more = "" if self.exhausted else " (more load as you scroll)"
-            text = f"{len(self.shown)} sessions{more}"
+            noun = "session" if len(self.shown) == 1 else "sessions"
+            text = f"{len(self.shown)} {noun}{more}"
         self._set_status(text)
 
     def _set_status(self, text: str) -> None:

@@ -48,6 +48,7 @@ class AgentCell(Horizontal):
         self._segment_start = 0
         self._segment_fence: str | None = None
         self._clipped = False
+        self._ready = False
 
     def compose(self) -> ComposeResult:
         yield Static("•", classes="bullet")
@@ -56,6 +57,7 @@ class AgentCell(Horizontal):
     async def on_mount(self) -> None:
         """Render whatever text arrived before mounting."""
         await self.query_one(".segments").mount(Markdown(""))
+        self._ready = True
         await self._render_new()
 
     async def append(self, delta: str) -> None:
@@ -73,14 +75,14 @@ class AgentCell(Horizontal):
         self._shown = self._segment_start = 0
         self._segment_fence = None
         self._clipped = False
-        if self.is_mounted:
+        if self._ready:
             segments = self.query_one(".segments")
             await segments.remove_children()
             await segments.mount(Markdown(""))
             await self._render_new()
 
     async def _render_new(self) -> None:
-        if self._clipped or not self.is_mounted or not self.query(".segments > Markdown"):
+        if self._clipped or not self._ready:
             return
         end = min(len(self.text), MAX_STREAM_CHARS)
         while self._shown < end:

@@ -1,0 +1,108 @@
+"""The start-up steps over the real config, auth, rollout listing and Session."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+from codex_core.config import Config, ConfigOverrides, load_config, set_project_trust_level
+from codex_tui.app.core import CoreClient, KeyRequest, SessionPage, SessionSummary, TrustRequest
+from codex_tui.app.formatting import shorten_path
+
+
+def project_root(cwd: Path) -> tuple[Path, bool]:
+    """The git work tree containing `cwd` (and True), or `cwd` itself (and False)."""
+    start = cwd.expanduser().absolute()
+    for directory in (start, *start.parents):
+        if (directory / ".git").exists():
+            return directory, True
+    return start, False
+
+
+class RolloutSessions:
+    """Pages of `list_sessions`, as rows for the resume picker."""
+
+    def __init__(self, codex_home: Path, cwd: Path) -> None:
+        self.codex_home = codex_home
+        self.cwd = cwd
+
+    def list_page(self, cursor: str | None, show_all: bool) -> SessionPage:
+        """One page of sessions (this directory's unless `show_all`)."""
+        from codex_core.rollout import list_sessions
+
+        page = list_sessions(
+            self.codex_home, cursor=cursor, cwd=None if show_all else str(self.cwd)
+        )
+        items = [
+            SessionSummary(
+                id=item.id,
+                path=Path(item.path),
+                updated=datetime.fromtimestamp(item.updated_at, UTC),
+                cwd=item.cwd or "",
+                branch=item.git_branch,
+                preview=item.preview,
+            )
+            for item in page.items
+        ]
+        return SessionPage(items, page.next_cursor)
+
+
+class RealBoot:
+    """Implements `Boot` with the real core; keeps the current Config."""
+
+    def __init__(
+        self, overrides: ConfigOverrides, cli_overrides: list[str], config: Config
+    ) -> None:
+        self.overrides = overrides
+        self.cli_overrides = cli_overrides
+        self.config = config
+        self.project, self.is_git_repo = project_root(config.cwd)
+
+    def trust_request(self) -> TrustRequest | None:
+        """Ask only when nothing is recorded and no flag chose the policies."""
+        config = self.config
+        if config.project_trust_level() is not None:
+            return None
+        if config.sandbox_mode_explicit or config.approval_policy_explicit:
+            return None
+        return TrustRequest(directory=shorten_path(str(self.project)), is_git_repo=self.is_git_repo)
+
+    def record_trust(self, trusted: bool) -> None:
+        """Write `projects."<root>".trust_level` to config.toml and reload the config."""
+        set_project_trust_level(
+            self.config.codex_home, self.project, "trusted" if trusted else "untrusted"
+        )
+        self.config = load_config(self.overrides, self.cli_overrides)
+
+    def key_request(self) -> KeyRequest | None:
+        """What to ask for when the provider wants a key and none is set or saved."""
+        from codex_core.auth import OPENAI_API_KEY, load_api_key
+
+        provider = self.config.model_provider
+        if not provider.env_key and not provider.requires_openai_auth:
+            return None
+        if load_api_key(self.config.codex_home, provider) is not None:
+            return None
+        env_var = provider.env_key or OPENAI_API_KEY
+        return KeyRequest(
+            provider_name=provider.name,
+            env_var=env_var,
+            auth_file=shorten_path(str(self.config.codex_home / "auth.json")),
+            can_paste=env_var == OPENAI_API_KEY or provider.requires_openai_auth,
+        )
+
+    def save_key(self, key: str) -> None:
+        """Store the key in auth.json (0600)."""
+        from codex_core.auth import save_api_key
+
+        save_api_key(self.config.codex_home, key)
+
+    def sessions(self) -> RolloutSessions:
+        """Recorded sessions under CODEX_HOME."""
+        return RolloutSessions(self.config.codex_home, self.config.cwd)
+
+    async def start(self, resume_path: Path | None) -> CoreClient:
+        """A new Session, or one resumed from its rollout."""
+        from codex_core.session import Session
+
+        return await Session.create(self.config, source="cli", resume_path=resume_path)

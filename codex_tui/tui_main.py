@@ -1,0 +1,138 @@
+"""`codex` without a subcommand: load the config, run the Textual app, print the exit summary.
+
+Importing this module is cheap: Textual and the session are imported only when the TUI runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from codex_core.config import Config, ConfigOverrides
+    from codex_tui.app.codex_app import ExitSummary
+
+ResumeMode = Literal["none", "picker", "last", "id"]
+LOG_FILE = "codex-tui.log"
+
+
+def run_tui(
+    overrides: ConfigOverrides,
+    cli_overrides: list[str],
+    *,
+    prompt: str | None,
+    images: list[Path],
+    resume: ResumeMode = "none",
+    resume_id: str | None = None,
+    show_all: bool = False,
+) -> int:
+    """Run the interactive app; returns the process exit code.
+
+    Args:
+        overrides: Values from dedicated flags (model, cwd, policies, profile, oss).
+        cli_overrides: Raw `-c key=value` strings.
+        prompt: A first message to send once the session is ready.
+        images: Image files to attach to the first message.
+        resume: `picker` shows the resume picker, `last` resumes the newest session,
+            `id` resumes `resume_id`, `none` starts a new session.
+        resume_id: Session id (or unambiguous prefix) for `resume="id"`.
+        show_all: List sessions of every directory, not only the current one.
+    """
+    from codex_core import __version__
+    from codex_core.config import ConfigError, load_config
+
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        print(
+            'codex: the interactive UI needs a terminal; use `codex exec "…"` in scripts and pipes.',
+            file=sys.stderr,
+        )
+        return 1
+    try:
+        config = load_config(overrides, cli_overrides)
+    except ConfigError as err:
+        print(f"codex: {err}", file=sys.stderr)
+        return 1
+    _log_to_file(config)
+    try:
+        resume_path = _resume_path(config, resume, resume_id, show_all)
+    except LookupError as err:
+        print(f"codex: {err}", file=sys.stderr)
+        return 1
+
+    from codex_tui.app.codex_app import CodexApp
+    from codex_tui.app.core import LaunchOptions
+    from codex_tui.app.real_boot import RealBoot
+
+    options = LaunchOptions(
+        version=__version__,
+        prompt=prompt,
+        images=list(images),
+        show_picker=resume == "picker",
+        resume_path=resume_path,
+        show_all=show_all,
+        hide_agent_reasoning=config.hide_agent_reasoning,
+        model_context_window=config.model_context_window,
+    )
+    app = CodexApp(RealBoot(overrides, list(cli_overrides), config), options)
+    summary = app.run()
+    return print_exit_summary(summary)
+
+
+def print_exit_summary(summary: ExitSummary | None) -> int:
+    """Print token usage and how to resume (or the error); returns the exit code."""
+    from codex_tui.app.formatting import format_usage
+
+    if summary is None:
+        return 0
+    if summary.usage is not None and (summary.usage.total_tokens or summary.usage.input_tokens):
+        print(format_usage(summary.usage))
+    if summary.session_id:
+        print(f"To continue this session, run codex resume {summary.session_id}")
+    if summary.error:
+        print(f"codex: {summary.error}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _resume_path(
+    config: Config, resume: ResumeMode, resume_id: str | None, show_all: bool
+) -> Path | None:
+    if resume == "id" and resume_id:
+        from codex_core.rollout import find_session_path
+
+        path = find_session_path(config.codex_home, resume_id)
+        if path is None:
+            raise LookupError(
+                f"no recorded session matches {resume_id!r}; run `codex resume` to pick one"
+            )
+        return path
+    if resume == "last":
+        from codex_core.rollout import list_sessions
+
+        page = list_sessions(
+            config.codex_home, page_size=1, cwd=None if show_all else str(config.cwd)
+        )
+        return Path(page.items[0].path) if page.items else None
+    return None
+
+
+def _log_to_file(config: Config) -> None:
+    """Core logs go to CODEX_HOME/log/ so they never draw over the UI."""
+    root = logging.getLogger()
+    for existing in list(root.handlers):
+        if isinstance(existing, logging.StreamHandler) and not isinstance(
+            existing, logging.FileHandler
+        ):
+            root.removeHandler(existing)
+    try:
+        log_dir = config.codex_home / "log"
+        log_dir.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(log_dir / LOG_FILE, encoding="utf-8")
+    except OSError:
+        handler = logging.NullHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root.addHandler(handler)
+    if root.level > logging.INFO or root.level == logging.NOTSET:
+        root.setLevel(logging.INFO)
