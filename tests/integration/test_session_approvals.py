@@ -167,6 +167,18 @@ async def test_session_approvals_policy_matrix(
             assert output == expected
     assert "README.md" in json.loads(outputs["safe_argv"])["output"]
     assert "README.md" in json.loads(outputs["safe_bash"])["output"]
+    for call in asked:  # request, then the recorded decision, then (if approved) the run
+        own = [m.type for m in events if getattr(m, "call_id", None) == call.call_id]
+        started = "patch_apply_begin" if call.kind == "patch" else "exec_command_begin"
+        request = (
+            "apply_patch_approval_request" if call.kind == "patch" else "exec_approval_request"
+        )
+        ran_part = [started] if decision == "approved" else []
+        assert [t for t in own if t in (request, "approval_decision", started)] == [
+            request,
+            "approval_decision",
+            *ran_part,
+        ]
     escalation = [r for r in approver.requests if r.call_id == "escalated"]
     if escalation:
         assert isinstance(escalation[0], ExecApprovalRequestEvent)
