@@ -116,6 +116,7 @@ class Session:
         self._total_usage = TokenUsage()
         self._last_usage: TokenUsage | None = None
         self._rules: RuleSet = load_rules(config.codex_home)
+        self._tool_ctx: ToolContext | None = None
         self._context_turn: TurnContext | None = turn if history else None
         self._loop_task: asyncio.Task[None] | None = None
 
@@ -267,6 +268,8 @@ class Session:
         try:
             append_allow_rule(self.config.codex_home, prefix)
             self._rules = load_rules(self.config.codex_home)
+            if self._tool_ctx is not None:  # the running turn sees the new rule at once
+                self._tool_ctx.rules = self._rules
         except OSError as err:
             self._emit(sub_id, WarningEvent(message=f"could not save the rule: {err.strerror}"))
 
@@ -372,7 +375,7 @@ class Session:
 
     def _tool_context(self, sub_id: str, turn: TurnContext) -> ToolContext:
         emit: Callable[[EventMsg], None] = lambda msg: self._emit(sub_id, msg)  # noqa: E731
-        return ToolContext(
+        self._tool_ctx = ToolContext(
             turn=turn,
             codex_home=self.config.codex_home,
             env=create_env(self.config.shell_environment_policy),
@@ -383,6 +386,7 @@ class Session:
             diff_tracker=TurnDiffTracker(),
             rules=self._rules,
         )
+        return self._tool_ctx
 
     def _context_window(self) -> int | None:
         from codex_core.model_family import context_window_for

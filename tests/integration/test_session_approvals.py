@@ -397,11 +397,6 @@ async def test_session_approvals_sandbox_denial_goes_to_model_without_asking(
     assert isinstance(events[-1], TaskCompleteEvent)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="session bug reported to the lead: a prefix rule saved by an exec_approval op only "
-    "reaches the next turn's ToolContext, so the same turn asks again",
-)
 async def test_session_approvals_remembered_prefix_applies_in_the_same_turn(
     model_server: ModelServer, workspace: Workspace, codex_home: Path
 ) -> None:
