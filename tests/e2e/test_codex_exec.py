@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -324,3 +326,44 @@ def test_codex_exec_output_schema_is_sent_as_json_schema_format(
         codex_bin, ["exec", "--skip-git-repo-check", "--output-schema", "nope.json", "x"], tmp_path
     )
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "nope.json" in bad.stderr
+
+
+def test_codex_exec_ctrl_c_stops_the_command_and_exits_130(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    marker = tmp_path / "pid.txt"
+    model_server.add(
+        turn(shell_call(["bash", "-lc", f"echo $$ > {marker}; sleep 30"], call_id="c1"))
+    )
+    env = {**os.environ, "OPENAI_API_KEY": "sk-test"}
+    proc = subprocess.Popen(
+        [
+            str(codex_bin),
+            "exec",
+            "--skip-git-repo-check",
+            "--json",
+            "-s",
+            "danger-full-access",
+            *provider_flags(model_server, "responses"),
+            "wait",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 20
+    while not marker.exists() or not marker.read_text().strip():
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
+    shell_pid = int(marker.read_text())
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=15)
+    assert proc.returncode == 130
+    assert "Traceback" not in err
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{shell_pid}").exists():
+        assert time.monotonic() < deadline, "the command outlived codex exec"
+        time.sleep(0.05)
