@@ -20,6 +20,7 @@ from codex_core.client.events import (
 from codex_core.client.failures import not_json_error, response_failed_error
 from codex_core.client.prompt import Prompt
 from codex_core.client.sse import SseEvent
+from codex_core.client.usage import usage_from_chat
 from codex_core.model_provider import ModelProviderInfo
 from codex_core.protocol.common import TokenUsage
 from codex_core.protocol.items import (
@@ -130,26 +131,6 @@ def chat_body(prompt: Prompt, model: str) -> dict[str, Any]:
             },
         }
     return body
-
-
-def usage_from_chat(raw: Any) -> TokenUsage | None:
-    """The `usage` object of a chat chunk as TokenUsage."""
-    if not isinstance(raw, dict):
-        return None
-
-    def count(container: Any, key: str) -> int:
-        value = container.get(key) if isinstance(container, dict) else None
-        return value if isinstance(value, int) else 0
-
-    prompt_tokens = count(raw, "prompt_tokens")
-    completion_tokens = count(raw, "completion_tokens")
-    return TokenUsage(
-        input_tokens=prompt_tokens,
-        cached_input_tokens=count(raw.get("prompt_tokens_details"), "cached_tokens"),
-        output_tokens=completion_tokens,
-        reasoning_output_tokens=count(raw.get("completion_tokens_details"), "reasoning_tokens"),
-        total_tokens=count(raw, "total_tokens") or prompt_tokens + completion_tokens,
-    )
 
 
 @dataclass

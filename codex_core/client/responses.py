@@ -20,8 +20,8 @@ from codex_core.client.events import (
 from codex_core.client.failures import not_json_error, response_failed_error
 from codex_core.client.prompt import Prompt
 from codex_core.client.sse import SseEvent
+from codex_core.client.usage import usage_from_responses
 from codex_core.model_provider import ModelProviderInfo
-from codex_core.protocol.common import TokenUsage
 from codex_core.protocol.items import ResponseItem, parse_response_item
 
 log = logging.getLogger(__name__)
@@ -75,26 +75,6 @@ def responses_body(
             }
         }
     return body
-
-
-def usage_from_responses(raw: Any) -> TokenUsage | None:
-    """`response.usage` of a completed response as TokenUsage."""
-    if not isinstance(raw, dict):
-        return None
-
-    def count(container: Any, key: str) -> int:
-        value = container.get(key) if isinstance(container, dict) else None
-        return value if isinstance(value, int) else 0
-
-    input_tokens = count(raw, "input_tokens")
-    output_tokens = count(raw, "output_tokens")
-    return TokenUsage(
-        input_tokens=input_tokens,
-        cached_input_tokens=count(raw.get("input_tokens_details"), "cached_tokens"),
-        output_tokens=output_tokens,
-        reasoning_output_tokens=count(raw.get("output_tokens_details"), "reasoning_tokens"),
-        total_tokens=count(raw, "total_tokens") or input_tokens + output_tokens,
-    )
 
 
 class ResponsesStream:
