@@ -78,15 +78,10 @@ class CodexApp(App[ExitSummary]):
         return ResumePickerScreen(self.boot.sessions(), self.clock, show_all=self.options.show_all)
 
     async def start_session(self, resume_path: Path | None) -> None:
-        """Create a session (new or resumed) and show its chat screen."""
-        try:
-            core = await self.boot.start(resume_path)
-        except Exception as err:  # any start-up failure ends the app with one sentence
-            self.exit(ExitSummary(error=str(err) or err.__class__.__name__))
-            return
+        """Show a chat screen at once, then create the session (new or resumed) behind it."""
         options = self.options
         chat = ChatScreen(
-            core,
+            None,
             clock=self.clock,
             version=options.version,
             hide_reasoning=options.hide_agent_reasoning,
@@ -97,12 +92,23 @@ class CodexApp(App[ExitSummary]):
             on_command=self.run_command,
         )
         options.prompt, options.images = None, []
-        self.core, self.chat = core, chat
+        self.core, self.chat = None, chat
         if isinstance(self.screen, ChatScreen):
             await self.switch_screen(chat)
         else:
             await self.push_screen(chat)
+        try:
+            core = await self.boot.start(resume_path)
+        except Exception as err:  # any start-up failure ends the app with one sentence
+            self.exit(ExitSummary(error=str(err) or err.__class__.__name__))
+            return
+        if self.chat is not chat:
+            return
+        self.core = core
         self.run_worker(self._pump(core), group="pump", exit_on_error=False)
+        await chat.attach(core)
+        if self.quitting:
+            await core.submit(ShutdownOp())
 
     async def _pump(self, core: CoreClient) -> None:
         try:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import importlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -103,6 +105,9 @@ class RealBoot:
 
     async def start(self, resume_path: Path | None) -> CoreClient:
         """A new Session, or one resumed from its rollout."""
-        from codex_core.session import Session
-
-        return await Session.create(self.config, source="cli", resume_path=resume_path)
+        # Imported off the event loop so the first screen paints while the core loads.
+        module = await asyncio.to_thread(importlib.import_module, "codex_core.session")
+        session: CoreClient = await module.Session.create(
+            self.config, source="cli", resume_path=resume_path
+        )
+        return session

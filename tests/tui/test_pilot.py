@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 from textual.message import Message
-from textual.widgets import Markdown
 
 from codex_core.protocol import (
     AddToHistoryOp,
@@ -38,7 +37,7 @@ from codex_tui.app.messages import CoreEvents
 from codex_tui.app.screens.approval import ApprovalScreen
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.resume_picker import ResumePickerScreen
-from codex_tui.app.widgets.cells.agent_cell import AgentCell
+from codex_tui.app.widgets.cells.agent_cell import AgentCell, MarkdownSegment
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
 from codex_tui.app.widgets.composer import Composer
@@ -362,7 +361,7 @@ async def test_picker_enter_resumes_highlighted_session_and_replays() -> None:
         assert users == ["earlier question"]
         answers = [cell.text for cell in app.screen.query(AgentCell)]
         assert answers == ["earlier answer"]
-        shown = [markdown.source for markdown in app.screen.query(Markdown)]
+        shown = [segment.source for segment in app.screen.query(MarkdownSegment)]
         assert shown == ["earlier answer"]
 
 
@@ -423,7 +422,6 @@ async def test_keystrokes_stay_responsive_during_50k_deltas() -> None:
     from textual import events
 
     from codex_core.protocol import AgentMessageDeltaEvent
-    from codex_tui.app.widgets.cells.agent_cell import AgentCell
 
     app, boot = make_app()
     async with app.run_test(size=SIZE) as pilot:

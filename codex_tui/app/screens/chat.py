@@ -81,7 +81,11 @@ def coalesce(events: list[Event]) -> list[EventMsg]:
 
 
 class ChatScreen(Screen[None]):
-    """One session's conversation; acts on the core only by submitting ops."""
+    """One session's conversation; acts on the core only by submitting ops.
+
+    The screen paints before the session exists (`core=None`); ops submitted until
+    `attach()` are held and sent in order once it does.
+    """
 
     CSS_PATH = "chat.tcss"
     BINDINGS = [
@@ -92,7 +96,7 @@ class ChatScreen(Screen[None]):
 
     def __init__(
         self,
-        core: CoreClient,
+        core: CoreClient | None,
         *,
         clock: Clock,
         version: str,
@@ -105,6 +109,7 @@ class ChatScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.core = core
+        self._unsent: list[Op] = []
         self.clock = clock
         self.version = version
         self.timer = TurnTimer(clock)
@@ -282,8 +287,18 @@ class ChatScreen(Screen[None]):
         if text.strip():
             await self._submit(AddToHistoryOp(text=text))
 
+    async def attach(self, core: CoreClient) -> None:
+        """The session is ready: send what the user submitted while it was starting."""
+        self.core = core
+        unsent, self._unsent = self._unsent, []
+        for op in unsent:
+            await core.submit(op)
+
     async def _submit(self, op: Op) -> None:
-        await self.core.submit(op)
+        if self.core is None:
+            self._unsent.append(op)
+        else:
+            await self.core.submit(op)
 
     def _next_approval(self) -> None:
         if not self.approvals:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 MAX_STREAM_CHARS = 200_000
 """Past this many characters the display stops growing (the rollout keeps the whole answer)."""
 SEGMENT_CHARS = 4_000
-"""Streamed text is split into Markdown widgets of about this size, so each frame re-lays-out
-only the last one instead of one ever-growing block."""
+"""Streamed text is split into segments of about this size, so each frame re-renders only
+the last one instead of one ever-growing document."""
 FENCES = ("```", "~~~")
 
 
@@ -38,6 +39,20 @@ def open_fence(source: str, fence: str | None) -> str | None:
     return fence
 
 
+class MarkdownSegment(Static):
+    """One piece of the answer, rendered as Markdown in a single widget (cheap to lay out)."""
+
+    def __init__(self, source: str = "") -> None:
+        super().__init__(RichMarkdown(source))
+        self.source = source
+
+    def set_source(self, source: str) -> None:
+        """Re-render with new Markdown text."""
+        if source != self.source:
+            self.source = source
+            self.update(RichMarkdown(source))
+
+
 class AgentCell(Horizontal):
     """A bullet and Markdown segments that grow as deltas arrive."""
 
@@ -56,7 +71,7 @@ class AgentCell(Horizontal):
 
     async def on_mount(self) -> None:
         """Render whatever text arrived before mounting."""
-        await self.query_one(".segments").mount(Markdown(""))
+        await self.query_one(".segments").mount(MarkdownSegment())
         self._ready = True
         await self._render_new()
 
@@ -78,7 +93,7 @@ class AgentCell(Horizontal):
         if self._ready:
             segments = self.query_one(".segments")
             await segments.remove_children()
-            await segments.mount(Markdown(""))
+            await segments.mount(MarkdownSegment())
             await self._render_new()
 
     async def _render_new(self) -> None:
@@ -88,27 +103,27 @@ class AgentCell(Horizontal):
         while self._shown < end:
             cut = split_point(self.text[:end], self._segment_start)
             if cut is None:
-                await self._current().append(self.text[self._shown : end])
                 self._shown = end
+                self._current().set_source(self._segment_source(end))
                 break
             await self._close_segment(cut)
         if len(self.text) > MAX_STREAM_CHARS and not self._clipped:
             self._clipped = True
-            await self._current().append(
-                "\n\n*… answer too long to show in full; the transcript file keeps all of it.*"
-            )
+            note = "\n\n*… answer too long to show in full; the transcript file keeps all of it.*"
+            self._current().set_source(self._segment_source(end) + note)
 
     async def _close_segment(self, cut: int) -> None:
         """End the current segment at `cut` (closing an open code fence) and start a new one."""
-        body = self.text[self._segment_start : cut]
-        opener = f"{self._segment_fence}\n" if self._segment_fence else ""
-        fence = open_fence(body, self._segment_fence)
+        fence = open_fence(self.text[self._segment_start : cut], self._segment_fence)
         closer = "\n" + fence[:3] if fence else ""
-        await self._current().update(opener + body.rstrip("\n") + closer)
+        self._current().set_source(self._segment_source(cut).rstrip("\n") + closer)
         self._segment_start = self._shown = cut
         self._segment_fence = fence
-        start = f"{fence}\n" if fence else ""
-        await self.query_one(".segments").mount(Markdown(start))
+        await self.query_one(".segments").mount(MarkdownSegment(self._segment_source(cut)))
 
-    def _current(self) -> Markdown:
-        return self.query(".segments > Markdown").last(Markdown)
+    def _segment_source(self, end: int) -> str:
+        opener = f"{self._segment_fence}\n" if self._segment_fence else ""
+        return opener + self.text[self._segment_start : end]
+
+    def _current(self) -> MarkdownSegment:
+        return self.query(".segments > MarkdownSegment").last(MarkdownSegment)
