@@ -40,7 +40,10 @@ class CodexApp(App[ExitSummary]):
 
     CSS_PATH = "codex_app.tcss"
     ENABLE_COMMAND_PALETTE = False
-    BINDINGS = [Binding("ctrl+q", "quit_session", "quit", show=False, priority=True)]
+    BINDINGS = [
+        Binding("ctrl+q", "quit_session", "quit", show=False, priority=True),
+        Binding("ctrl+c", "quit_session", "quit", show=False),
+    ]
 
     def __init__(self, boot: Boot, options: LaunchOptions, *, clock: Clock | None = None) -> None:
         super().__init__()

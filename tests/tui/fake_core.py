@@ -187,7 +187,7 @@ def options(**changes: object) -> LaunchOptions:
     return opts
 
 
-async def settle(pilot: object, core: FakeCore | None = None, rounds: int = 3) -> None:
+async def settle(pilot: object, core: FakeCore | None = None, rounds: int = 2) -> None:
     """Wait until the core's queue is drained and the app has processed what it got."""
     from textual.pilot import Pilot
 
@@ -197,5 +197,5 @@ async def settle(pilot: object, core: FakeCore | None = None, rounds: int = 3) -
             break
         await pilot.pause(0.02)
     for _ in range(rounds):
-        await pilot.pause(0.05)
+        await pilot.pause(0.03)
     await pilot.wait_for_scheduled_animations()

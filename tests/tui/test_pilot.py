@@ -447,3 +447,83 @@ async def test_keystrokes_stay_responsive_during_50k_deltas() -> None:
         await settle(pilot)
         cell = app.screen.query_one(AgentCell)
         assert cell.text.endswith("w49999 ")
+
+
+async def test_transcript_drops_oldest_cells_past_limit() -> None:
+    from codex_core.protocol import WarningEvent
+    from codex_tui.app.widgets.transcript import Transcript
+
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        transcript = app.screen.query_one(Transcript)
+        transcript.max_cells = 5
+        boot.core.emit(*[WarningEvent(message=f"warning {i}") for i in range(12)])
+        await settle(pilot, boot.core)
+        messages = [cell.message for cell in transcript.query(NoticeCell)]
+        assert messages[0] == "… 8 earlier cells are not shown"
+        assert messages[1:] == [f"warning {i}" for i in range(7, 12)]
+
+
+async def test_hidden_reasoning_still_names_the_status() -> None:
+    from codex_core.protocol import AgentReasoningDeltaEvent
+    from codex_tui.app.widgets.cells.reasoning_cell import ReasoningCell
+
+    app, boot = make_app(hide_agent_reasoning=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(
+            TaskStartedEvent(), AgentReasoningDeltaEvent(delta="**Scanning tests**\n\nx")
+        )
+        await settle(pilot, boot.core)
+        chat = app.screen
+        assert isinstance(chat, ChatScreen)
+        assert list(chat.query(ReasoningCell)) == []
+        assert chat.header == "Scanning tests"
+
+
+async def test_worked_for_separator_after_a_turn_that_ran_commands() -> None:
+    from codex_core.protocol import ExecCommandBeginEvent, ExecCommandEndEvent
+    from codex_tui.app.widgets.cells.separator_cell import SeparatorCell
+
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(
+            TaskStartedEvent(),
+            ExecCommandBeginEvent(call_id="c", command=["ls"], cwd=PROJECT),
+            ExecCommandEndEvent(call_id="c", exit_code=0),
+        )
+        await settle(pilot, boot.core)
+        app.clock.advance(65.4)  # type: ignore[attr-defined]
+        boot.core.emit(TaskCompleteEvent())
+        await settle(pilot, boot.core)
+        assert [cell.label for cell in app.screen.query(SeparatorCell)] == ["Worked for 1m 05s"]
+
+
+async def test_slash_resume_switches_to_the_picked_session() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        first = boot.core
+        await pilot.press(*"/resume", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ResumePickerScreen)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert first.ops_of(ShutdownOp) == [ShutdownOp()]
+        assert boot.starts == [None, Path("/sessions/rollout-000.jsonl")]
+        assert isinstance(app.screen, ChatScreen) and app.screen.core is boot.core
+        assert app.is_running, "the old session's shutdown does not end the app"
+
+
+async def test_ctrl_c_in_approval_aborts_the_turn() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent(), exec_request())
+        await settle(pilot, boot.core)
+        await pilot.press("ctrl+c")
+        await settle(pilot)
+        assert boot.core.ops_of(ExecApprovalOp) == [ExecApprovalOp(id="call-1", decision="abort")]
+        assert app.is_running

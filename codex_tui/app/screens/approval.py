@@ -42,6 +42,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
         Binding("n", "decide('denied')", "no", show=False),
         Binding("escape", "decide('denied')", "no", show=False),
         Binding("p", "prefix", "prefix", show=False),
+        Binding("ctrl+c", "decide('abort')", "abort", show=False, priority=True),
     ]
 
     def __init__(self, request: ApprovalRequest) -> None:
@@ -134,6 +135,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             "approved": "approved",
             "approved_for_session": "approved_for_session",
             "denied": "denied",
+            "abort": "abort",
         }
         self.dismiss(ApprovalAnswer(answers.get(decision, "denied")))
 

@@ -1,0 +1,219 @@
+"""Unit tests of the TUI's pure parts: formatting, diffs, history, timer, batching, segments."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+
+from codex_core.protocol import (
+    AgentMessageDeltaEvent,
+    Event,
+    ExecCommandOutputDeltaEvent,
+    ShutdownCompleteEvent,
+    TaskStartedEvent,
+)
+from codex_core.protocol.common import (
+    AddChange,
+    DeleteChange,
+    TokenUsage,
+    TokenUsageInfo,
+    UpdateChange,
+)
+from codex_tui.app.diffs import DiffLine, DiffStat, diff_stats, file_diff, parse_unified_diff
+from codex_tui.app.event_pump import pump_events
+from codex_tui.app.formatting import (
+    Excerpt,
+    context_left_percent,
+    display_command,
+    excerpt,
+    format_duration,
+    format_elapsed,
+    format_usage,
+    reasoning_header,
+    shorten_path,
+    strip_reasoning_header,
+    truncate_line,
+)
+from codex_tui.app.history import ComposerHistory, Fetch, Show
+from codex_tui.app.screens.chat import coalesce
+from codex_tui.app.screens.resume_picker import relative_age
+from codex_tui.app.turn_timer import TurnTimer
+from codex_tui.app.widgets.cells.agent_cell import SEGMENT_CHARS, open_fence, split_point
+from tests.tui.fake_core import FIXED_NOW, FakeCore, frozen_clock
+
+
+def test_display_command_strips_shell_wrapper() -> None:
+    assert display_command(["bash", "-lc", "ls -la | head"]) == "ls -la | head"
+    assert display_command(["/bin/zsh", "-c", "make"]) == "make"
+    assert display_command(["git", "commit", "-m", "two words"]) == "git commit -m 'two words'"
+
+
+def test_excerpt_keeps_head_and_tail_of_long_output() -> None:
+    text = "\n".join(f"line {i}" for i in range(20)) + "\n"
+    assert excerpt(text) == Excerpt(["line 0", "line 1", "line 2"], 15, ["line 18", "line 19"])
+    assert excerpt("a\nb\n") == Excerpt(["a", "b"], 0, [])
+    assert excerpt("   \n") == Excerpt([], 0, [])
+
+
+def test_truncate_line_cuts_very_long_lines_for_display() -> None:
+    assert truncate_line("x" * 10, 20) == "x" * 10
+    assert truncate_line("x" * 500, 100) == "x" * 100 + "… (+400 chars)"
+
+
+def test_format_duration_and_elapsed() -> None:
+    assert [format_duration(ms) for ms in (850, 4200, 65_000, 3_723_000)] == [
+        "850ms",
+        "4.2s",
+        "1m 05s",
+        "1h 02m 03s",
+    ]
+    assert format_elapsed(7.9) == "7s"
+    assert format_elapsed(65.2) == "1m 05s"
+
+
+def test_context_left_percent_uses_last_usage() -> None:
+    info = TokenUsageInfo(
+        total_token_usage=TokenUsage(total_tokens=900_000),
+        last_token_usage=TokenUsage(total_tokens=50_000),
+        model_context_window=200_000,
+    )
+    assert context_left_percent(info, None) == 75
+    assert context_left_percent(TokenUsageInfo(), None) is None
+    assert context_left_percent(TokenUsageInfo(), 1000) == 100
+
+
+def test_format_usage_line() -> None:
+    usage = TokenUsage(
+        input_tokens=1200, cached_input_tokens=200, output_tokens=34, total_tokens=1234
+    )
+    assert format_usage(usage) == "Token usage: total=1,234 input=1,200 (+ 200 cached) output=34"
+
+
+def test_reasoning_header_needs_closing_stars() -> None:
+    assert reasoning_header("**Reading files**\n\nbody") == "Reading files"
+    assert reasoning_header("**Reading fi") is None
+    assert reasoning_header("plain") is None
+    assert strip_reasoning_header("**Head**\n\nbody") == "body"
+
+
+def test_shorten_path_replaces_home() -> None:
+    assert shorten_path("/home/ann/project", "/home/ann") == "~/project"
+    assert shorten_path("/home/anna/x", "/home/ann") == "/home/anna/x"
+
+
+def test_parse_unified_diff_numbers_lines() -> None:
+    lines = parse_unified_diff("@@ -3,2 +3,3 @@\n keep\n-old\n+new\n+more\n@@ -20 +21 @@\n-x\n+y\n")
+    assert lines == [
+        DiffLine("context", 3, "keep"),
+        DiffLine("remove", 4, "old"),
+        DiffLine("add", 4, "new"),
+        DiffLine("add", 5, "more"),
+        DiffLine("hunk", None, "⋮"),
+        DiffLine("remove", 20, "x"),
+        DiffLine("add", 21, "y"),
+    ]
+
+
+def test_file_diff_counts_adds_deletes_and_edits() -> None:
+    added = file_diff("new.py", AddChange(content="a\nb\n"))
+    assert (added.verb, added.added, added.removed) == ("Added", 2, 0)
+    deleted = file_diff("old.py", DeleteChange(content="a\n"))
+    assert (deleted.verb, deleted.added, deleted.removed) == ("Deleted", 0, 1)
+    edited = file_diff("m.py", UpdateChange(unified_diff="@@ -1 +1 @@\n-a\n+b\n", move_path="n.py"))
+    assert (edited.verb, edited.added, edited.removed, edited.move_path) == ("Edited", 1, 1, "n.py")
+
+
+def test_diff_stats_of_git_diff() -> None:
+    diff = (
+        "diff --git a/a.py b/a.py\n--- a/a.py\n+++ b/a.py\n@@ -1 +1,2 @@\n-x\n+y\n+z\n"
+        "diff --git a/b.md b/b.md\nnew file mode 100644\n--- /dev/null\n+++ b/b.md\n@@ -0,0 +1 @@\n+hi\n"
+    )
+    assert diff_stats(diff) == [DiffStat("a.py", 2, 1), DiffStat("b.md", 1, 0)]
+
+
+def test_history_walks_local_then_fetches_persistent() -> None:
+    history = ComposerHistory()
+    history.configure(log_id=3, count=2)
+    history.record("mine")
+    assert history.previous("draft") == Show("mine")
+    assert history.previous("mine") == Fetch(1, 3)
+    assert history.on_entry(1, 3, "older") == Show("older")
+    assert history.previous("older") == Fetch(0, 3)
+    assert history.on_entry(0, 99, "wrong log") is None
+    assert history.on_entry(0, 3, "oldest") == Show("oldest")
+    assert history.previous("oldest") is None
+    assert history.next() == Show("older"), "cached entries need no second fetch"
+    assert history.next() == Show("mine")
+    assert history.next() == Show("draft")
+    assert not history.browsing
+
+
+def test_turn_timer_excludes_pauses() -> None:
+    clock = frozen_clock()
+    timer = TurnTimer(clock)
+    timer.start()
+    clock.advance(3)
+    timer.pause()
+    clock.advance(100)
+    timer.resume()
+    clock.advance(2)
+    assert timer.stop() == 5
+    assert not timer.running
+
+
+def test_relative_age_words() -> None:
+    from datetime import timedelta
+
+    assert relative_age(FIXED_NOW, FIXED_NOW) == "just now"
+    assert relative_age(FIXED_NOW - timedelta(minutes=1), FIXED_NOW) == "1 minute ago"
+    assert relative_age(FIXED_NOW - timedelta(hours=5), FIXED_NOW) == "5 hours ago"
+    assert relative_age(FIXED_NOW - timedelta(days=2), FIXED_NOW) == "2 days ago"
+
+
+def test_coalesce_merges_delta_runs_in_order() -> None:
+    events = [
+        Event(id="1", msg=AgentMessageDeltaEvent(delta="a")),
+        Event(id="1", msg=AgentMessageDeltaEvent(delta="b")),
+        Event(id="1", msg=ExecCommandOutputDeltaEvent(call_id="c", stream="stdout", chunk="x")),
+        Event(id="1", msg=TaskStartedEvent()),
+        Event(id="1", msg=AgentMessageDeltaEvent(delta="c")),
+    ]
+    assert coalesce(events) == [
+        AgentMessageDeltaEvent(delta="ab"),
+        TaskStartedEvent(),
+        AgentMessageDeltaEvent(delta="c"),
+    ]
+
+
+async def test_pump_events_batches_deltas_and_stops_at_shutdown() -> None:
+    core = FakeCore()
+    core.emit(*[AgentMessageDeltaEvent(delta=str(i)) for i in range(2500)])
+    core.emit(TaskStartedEvent(), ShutdownCompleteEvent())
+    batches: list[list[Event]] = []
+
+    async def deliver(batch: list[Event]) -> None:
+        batches.append(batch)
+
+    await asyncio.wait_for(pump_events(core, deliver, max_batch=1000), timeout=5)
+    flat = [event.msg for batch in batches for event in batch]
+    assert len(flat) == 2502 and isinstance(flat[-1], ShutdownCompleteEvent)
+    assert all(len(batch) <= 1000 for batch in batches)
+    assert len(batches) <= 6
+
+
+def test_split_point_prefers_line_breaks_and_fences_carry_over() -> None:
+    text = ("word " * 500 + "\n") * 4
+    cut = split_point(text, 0)
+    assert cut is not None and cut <= SEGMENT_CHARS and text[cut - 1] == "\n"
+    assert split_point("short", 0) is None
+    assert open_fence("intro\n```python\nx = 1\n", None) == "```python"
+    assert open_fence("y = 2\n```\nafter\n", "```python") is None
+
+
+def test_importing_tui_main_does_not_load_textual() -> None:
+    code = "import sys, codex_tui.tui_main; print('textual' in sys.modules)"
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"
