@@ -122,7 +122,9 @@ def resolve_config(
     approval: AskForApproval | None = layers.get("approval_policy", overrides.approval_policy)
     approval_explicit = approval is not None
     if approval is None:
-        approval = "untrusted" if trust == "untrusted" else "on-request"
+        # Trusted or not, the default is to ask when needed; distrust shows in the sandbox
+        # (read-only), as the trust screen promises.
+        approval = "on-request"
     mode: str | None = layers.get("sandbox_mode", overrides.sandbox_mode)
     sandbox_explicit = mode is not None
     if mode is None:

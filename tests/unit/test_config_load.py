@@ -287,10 +287,10 @@ def test_config_trusted_project_defaults_to_workspace_write(tmp_path: Path) -> N
     assert pinned.sandbox_policy == ReadOnlyPolicy() and pinned.sandbox_mode_explicit
 
 
-def test_config_untrusted_project_asks_for_approval(tmp_path: Path) -> None:
+def test_config_untrusted_project_is_read_only_and_on_request(tmp_path: Path) -> None:
     text = f'[projects."{tmp_path}"]\ntrust_level = "untrusted"\n'
     config = load(tmp_path, text, cwd=tmp_path)
-    assert config.approval_policy == "untrusted"
+    assert config.approval_policy == "on-request"
     assert config.sandbox_policy == ReadOnlyPolicy()
     (tmp_path / "other").mkdir()
     assert load(tmp_path / "other", cwd=tmp_path).project_trust_level() is None
