@@ -6,6 +6,7 @@ Importing this module is cheap: Textual and the session are imported only when t
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -49,6 +50,10 @@ def run_tui(
             file=sys.stderr,
         )
         return 1
+    # LINES/COLUMNS exported by a shell or a test runner go stale on resize and would override
+    # the terminal's real size: let the terminal speak for itself.
+    for stale in ("LINES", "COLUMNS"):
+        os.environ.pop(stale, None)
     try:
         config = load_config(overrides, cli_overrides)
     except ConfigError as err:

@@ -9,6 +9,7 @@ import time
 from pathlib import Path
 
 import pexpect
+import pyte
 import pytest
 
 from tests.support.model_server import ModelServer
@@ -33,21 +34,30 @@ def provider_flags(server: ModelServer) -> list[str]:
 
 
 class Terminal:
-    """A pexpect child whose output is searched with escape sequences removed."""
+    """A pexpect child whose output is searched both as a stream (escapes removed) and on an
+    emulated screen: Textual redraws only what changed, so a line may never pass through the
+    stream in one piece, but it is always whole on the screen."""
 
     def __init__(self, child: pexpect.spawn) -> None:
         self.child = child
         self.screen = ""
+        rows, cols = child.getwinsize()
+        self.display = pyte.Screen(cols, rows)
+        self.feed = pyte.Stream(self.display)
+
+    def _seen(self, text: str) -> bool:
+        return text in self.screen or any(text in line for line in self.display.display)
 
     def wait_for(self, text: str, timeout: float = 20) -> None:
-        """Read output until `text` appears (after stripping escape sequences)."""
+        """Read output until `text` appears on the screen or in the output stream."""
         deadline = time.monotonic() + timeout
-        while text not in self.screen:
+        while not self._seen(text):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
-                raise AssertionError(
-                    f"{text!r} never appeared; last output:\n{self.screen[-2000:]}"
-                )
+                shown = "\n".join(line.rstrip() for line in self.display.display)
+                log = Path(os.environ["CODEX_HOME"]) / "log" / "codex-tui.log"
+                tail = log.read_text()[-3000:] if log.exists() else "(no log)"
+                raise AssertionError(f"{text!r} never appeared; screen:\n{shown}\nlog:\n{tail}")
             try:
                 chunk = self.child.read_nonblocking(65536, timeout=min(0.5, remaining))
             except pexpect.TIMEOUT:
@@ -58,11 +68,13 @@ class Terminal:
                 raise AssertionError(
                     f"codex exited before {text!r}:\n{self.screen[-2000:]}"
                 ) from None
+            self.feed.feed(chunk)
             self.screen += ANSI.sub("", chunk)
 
     def forget(self) -> None:
-        """Search only output that arrives from now on."""
+        """Search only output that arrives from now on (the emulated screen is cleared too)."""
         self.screen = ""
+        self.display.reset()
 
     def rest(self, timeout: float = 20) -> str:
         """Everything until the program exits."""
