@@ -43,6 +43,21 @@ def _parser() -> Parser:
     return Parser(Language(tree_sitter_bash.language()))
 
 
+_ASTRAL = re.compile("[\U00010000-\U0010ffff]")
+
+
+def _source(script: str) -> tuple[bytes, bool]:
+    """The bytes tree-sitter parses, and whether they had to differ from the script.
+
+    tree-sitter-bash's scanner crashes the whole process on some characters beyond U+FFFF
+    (`{` followed by U+EBAAB, found by fuzzing), so those become U+FFFD; lone surrogates,
+    which cannot be encoded, become `?`.
+    """
+    cleaned = _ASTRAL.sub("\ufffd", script)
+    data = cleaned.encode("utf-8", errors="replace")
+    return data, cleaned != script or len(data) != len(cleaned.encode("utf-8", "surrogatepass"))
+
+
 def shell_wrapper_script(argv: list[str]) -> str | None:
     """The script of a `bash -lc SCRIPT` / `bash -c` / `zsh -lc` / `sh -c` argv, else None."""
     if len(argv) != 3 or argv[1] not in SCRIPT_FLAGS:
@@ -60,7 +75,10 @@ def parse_plain_script(script: str) -> list[list[str]] | None:
 
     An empty script gives an empty list.
     """
-    tree = _parser().parse(script.encode())
+    source, altered = _source(script)
+    if altered:  # characters we could not show the parser as they are: not plain
+        return None
+    tree = _parser().parse(source)
     root = tree.root_node
     if root.has_error:
         return None
@@ -75,7 +93,7 @@ def command_prefixes(script: str) -> list[list[str]]:
     redirections, and cuts each command at its first non-literal word. Rules use it so a
     `forbidden` or `prompt` rule still applies to `echo $(git push)`.
     """
-    tree = _parser().parse(script.encode())
+    tree = _parser().parse(_source(script)[0])
     prefixes: list[list[str]] = []
     stack: list[Node] = [tree.root_node]
     while stack:

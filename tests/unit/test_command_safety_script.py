@@ -70,3 +70,15 @@ def test_command_safety_any_script_is_classified_without_error(script: str) -> N
     plain = parse_plain_script(script)
     assert isinstance(result, bool)
     assert plain is None or all(isinstance(word, str) for argv in plain for word in argv)
+
+
+@pytest.mark.parametrize("script", ["{\U000ebaab", "echo {\U000ebaab}", "ls \ud800", "echo 😀"])
+def test_command_safety_scripts_that_crash_or_cannot_encode_are_not_plain(script: str) -> None:
+    # tree-sitter-bash crashed the process on `{` + U+EBAAB; such scripts must just be unsafe.
+    assert parse_plain_script(script) is None
+    assert not is_known_safe_command(["bash", "-lc", script])
+    command_prefixes(script)  # must not raise or crash
+
+
+def test_command_safety_rules_still_see_commands_around_odd_characters() -> None:
+    assert ["git", "push"] in command_prefixes("echo 😀 && git push")
