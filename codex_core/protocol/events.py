@@ -160,6 +160,8 @@ class ExecCommandEndEvent(_Model):
     duration_ms: int = 0
     formatted_output: str = ""
     timed_out: bool = False
+    command: list[str] | None = None
+    """The command again, so a resumed transcript can show it (begin events are not recorded)."""
 
 
 class ExecApprovalRequestEvent(_Model):

@@ -194,6 +194,7 @@ async def _run_with_events(
             duration_ms=result.duration_ms,
             formatted_output=format_output_for_model(result),
             timed_out=result.timed_out,
+            command=args.command,
         )
     )
     return result

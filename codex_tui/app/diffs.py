@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from codex_core.protocol.common import AddChange, DeleteChange, FileChange, UpdateChange
+from codex_tui.app.formatting import shorten_path
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@")
 LineKind = Literal["add", "remove", "context", "hunk"]
@@ -81,9 +82,18 @@ def file_diff(path: str, change: FileChange) -> FileDiff:
             return FileDiff(path, "Edited", added, removed, lines, change.move_path)
 
 
-def patch_files(changes: dict[str, FileChange]) -> list[FileDiff]:
-    """Every file of a patch, sorted by path."""
-    return [file_diff(path, changes[path]) for path in sorted(changes)]
+def display_path(path: str, cwd: str | None) -> str:
+    """`path` relative to `cwd` when inside it, else with the home directory as `~`."""
+    if cwd:
+        root = cwd.rstrip("/") + "/"
+        if path.startswith(root):
+            return path[len(root) :]
+    return shorten_path(path)
+
+
+def patch_files(changes: dict[str, FileChange], cwd: str | None = None) -> list[FileDiff]:
+    """Every file of a patch, sorted by path; paths shown relative to `cwd` where possible."""
+    return [file_diff(display_path(path, cwd), changes[path]) for path in sorted(changes)]
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,10 @@ from textual.pilot import Pilot
 
 from codex_core.protocol import (
     AgentMessageDeltaEvent,
+    AgentMessageEvent,
     AgentReasoningDeltaEvent,
     ApplyPatchApprovalRequestEvent,
+    ApprovalDecisionEvent,
     ErrorEvent,
     EventMsg,
     ExecApprovalRequestEvent,
@@ -37,7 +39,7 @@ from codex_core.protocol.common import (
 )
 from codex_tui.app.codex_app import CodexApp
 from codex_tui.app.core import KeyRequest, TrustRequest
-from tests.tui.fake_core import PROJECT, FakeBoot, frozen_clock, options, settle
+from tests.tui.fake_core import PROJECT, FakeBoot, configured, frozen_clock, options, settle
 
 SIZE = (100, 34)
 Compare = Callable[..., bool]
@@ -143,8 +145,9 @@ def test_snapshot_exec_done_failed(snap_compare: Compare) -> None:
 def test_snapshot_patch_cell(snap_compare: Compare) -> None:
     app, boot = app_with()
     changes: dict[str, FileChange] = {
-        "src/loader.py": UpdateChange(unified_diff=DIFF),
-        "docs/CHANGES.md": AddChange(content="# Changes\n\n- strip file contents\n"),
+        # The core sends absolute paths; the cell shows them relative to the session's cwd.
+        f"{PROJECT}/src/loader.py": UpdateChange(unified_diff=DIFF),
+        f"{PROJECT}/docs/CHANGES.md": AddChange(content="# Changes\n\n- strip file contents\n"),
     }
     diff = (
         "diff --git a/src/loader.py b/src/loader.py\n+a\n+b\n-c\n"
@@ -249,3 +252,23 @@ def test_snapshot_plan_and_interrupt(snap_compare: Compare) -> None:
         TurnAbortedEvent(reason="interrupted"),
     ]
     assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_resumed_transcript(snap_compare: Compare) -> None:
+    past = [
+        UserMessageEvent(message="Run the tests and fix what fails").to_wire(),
+        ApprovalDecisionEvent(
+            call_id="c1", kind="exec", decision="approved", command=["bash", "-lc", "pytest -q"]
+        ).to_wire(),
+        ExecCommandEndEvent(
+            call_id="c1",
+            exit_code=1,
+            aggregated_output="F.\n1 failed, 1 passed in 0.04s\n",
+            duration_ms=1200,
+            command=["bash", "-lc", "pytest -q"],
+        ).to_wire(),
+        AgentMessageEvent(message="One test fails on empty input; I fixed `tokenize()`.").to_wire(),
+    ]
+    boot = FakeBoot(configured_event=configured(initial_messages=past))
+    app, _ = app_with(boot)
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot))

@@ -45,9 +45,10 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
         Binding("ctrl+c", "decide('abort')", "abort", show=False, priority=True),
     ]
 
-    def __init__(self, request: ApprovalRequest) -> None:
+    def __init__(self, request: ApprovalRequest, cwd: str | None = None) -> None:
         super().__init__()
         self.request = request
+        self.cwd = cwd
 
     @property
     def prefix(self) -> list[str] | None:
@@ -78,7 +79,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             parts += [("in ", "$text-muted"), (shorten_path(request.cwd), "$text-muted"), "\n"]
         else:
             parts += [
-                patch_content(patch_files(request.changes), bullet=("", ""), verb="Edit"),
+                patch_content(patch_files(request.changes, self.cwd), bullet=("", ""), verb="Edit"),
                 "\n",
             ]
             if request.grant_root:

@@ -329,7 +329,7 @@ class ChatScreen(Screen[None]):
             await self.applier.add_decision(record)
             self._next_approval()
 
-        self.app.push_screen(ApprovalScreen(request), callback=answered)
+        self.app.push_screen(ApprovalScreen(request, self.applier.cwd), callback=answered)
 
     def _tick(self) -> None:
         frame = int(self.clock.monotonic() * 10)

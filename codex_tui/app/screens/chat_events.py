@@ -120,6 +120,7 @@ class EventApplier:
     hide_reasoning: bool = False
     context_window: int | None = None
     session_id: str | None = None
+    cwd: str | None = None
     total_usage: TokenUsage | None = None
     turn: TurnState = field(default_factory=TurnState)
     execs: dict[str, ExecCell] = field(default_factory=dict)
@@ -133,6 +134,7 @@ class EventApplier:
         match msg:
             case SessionConfiguredEvent():
                 self.session_id = msg.session_id
+                self.cwd = msg.cwd
                 await hooks.on_session_configured(msg)
             case TaskStartedEvent():
                 self.turn = TurnState()
@@ -175,6 +177,9 @@ class EventApplier:
                 pass  # the cell shows output when the command ends
             case ExecCommandEndEvent():
                 exec_cell = self.execs.pop(msg.call_id, None)
+                if exec_cell is None and replay and msg.command:
+                    exec_cell = ExecCell(msg.call_id, msg.command)
+                    await self._add(exec_cell)
                 if exec_cell is not None:
                     output = msg.aggregated_output or (msg.stdout + msg.stderr)
                     exec_cell.finish(msg.exit_code, output, msg.duration_ms, msg.timed_out)
@@ -186,7 +191,7 @@ class EventApplier:
                     await self.add_decision(msg)
             case PatchApplyBeginEvent():
                 self.turn.did_work = True
-                patch = PatchCell(msg.call_id, msg.changes)
+                patch = PatchCell(msg.call_id, msg.changes, self.cwd)
                 self.patches[msg.call_id] = patch
                 await self._add(patch)
             case PatchApplyEndEvent():

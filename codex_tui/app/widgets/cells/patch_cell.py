@@ -14,9 +14,11 @@ from codex_tui.app.formatting import excerpt
 class PatchCell(Static):
     """`Edited path (+a -r)` and the diff; `finish()` marks success or failure."""
 
-    def __init__(self, call_id: str, changes: dict[str, FileChange]) -> None:
+    def __init__(
+        self, call_id: str, changes: dict[str, FileChange], cwd: str | None = None
+    ) -> None:
         self.call_id = call_id
-        self.files = patch_files(changes)
+        self.files = patch_files(changes, cwd)
         self.success: bool | None = None
         self.error = ""
         super().__init__(self._content())
