@@ -367,3 +367,40 @@ def test_codex_exec_ctrl_c_stops_the_command_and_exits_130(
     while Path(f"/proc/{shell_pid}").exists():
         assert time.monotonic() < deadline, "the command outlived codex exec"
         time.sleep(0.05)
+
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_codex_exec_acceptance_command_line_as_written(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path, codex_home: Path, trusted: bool
+) -> None:
+    """The issue's command line verbatim. Like the Codex CLI, the default sandbox is read-only
+    unless the project is trusted (workspace-write), so the write lands only when trusted and
+    otherwise goes back to the model as a sandbox failure."""
+    if trusted:
+        (codex_home / "config.toml").write_text(
+            f'[projects."{tmp_path}"]\ntrust_level = "trusted"\n'
+        )
+    model_server.add(
+        turn(shell_call(["bash", "-lc", "echo hello > out.txt"], call_id="call_1")),
+        turn(message("done"), usage=usage(input=10, output=2)),
+    )
+    done = run_codex(
+        codex_bin,
+        [
+            "exec",
+            "--skip-git-repo-check",
+            "--json",
+            *provider_flags(model_server, "responses"),
+            "create out.txt",
+        ],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out.txt").exists() == trusted
+    [command] = [
+        ln["item"]
+        for ln in jsonl(done.stdout)
+        if ln["type"] == "item.completed" and ln["item"]["type"] == "command_execution"
+    ]
+    assert (command["exit_code"] == 0) == trusted
+    assert jsonl(done.stdout)[-1]["type"] == "turn.completed"
