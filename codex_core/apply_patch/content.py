@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from codex_core.apply_patch.errors import ApplyPatchError
 from codex_core.apply_patch.model import UpdateChunk
-from codex_core.apply_patch.seek import seek_sequence
+from codex_core.apply_patch.seek import NormalisedLines, seek_sequence
 
 _HINT = "re-read the file and base the patch on its current content"
 
@@ -40,9 +40,10 @@ def apply_chunks(original: str, chunks: Sequence[UpdateChunk], display_path: str
         lines.pop()
     replacements: list[tuple[int, int, list[str]]] = []
     cursor = 0
+    cache: NormalisedLines = {}  # `lines` does not change while chunks are located
     for chunk in chunks:
         if chunk.context is not None:
-            found_context = seek_sequence(lines, [chunk.context], cursor)
+            found_context = seek_sequence(lines, [chunk.context], cursor, cache=cache)
             if found_context is None:
                 raise ApplyPatchError(
                     f"Failed to find context '{chunk.context}' in {display_path} "
@@ -61,13 +62,13 @@ def apply_chunks(original: str, chunks: Sequence[UpdateChunk], display_path: str
             continue
         pattern = list(chunk.old_lines)
         replacement = list(chunk.new_lines)
-        found = seek_sequence(lines, pattern, cursor, chunk.end_of_file)
+        found = seek_sequence(lines, pattern, cursor, chunk.end_of_file, cache)
         if found is None and pattern[-1] == "":
             # A trailing empty line often stands for the file's final line break.
             pattern.pop()
             if replacement and replacement[-1] == "":
                 replacement.pop()
-            found = seek_sequence(lines, pattern, cursor, chunk.end_of_file)
+            found = seek_sequence(lines, pattern, cursor, chunk.end_of_file, cache)
         if found is None:
             raise ApplyPatchError(_not_found_message(lines, chunk, cursor, display_path))
         replacements.append((found, len(pattern), replacement))

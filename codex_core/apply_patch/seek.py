@@ -39,8 +39,16 @@ def normalise_punctuation(line: str) -> str:
 FUZZ_LEVELS: tuple[Callable[[str], str], ...] = (_exact, _rstrip, _strip, normalise_punctuation)
 
 
+NormalisedLines = dict[Callable[[str], str], list[str]]
+"""Each fuzz level's view of a file's lines, computed once per file and reused by every chunk."""
+
+
 def seek_sequence(
-    lines: Sequence[str], pattern: Sequence[str], start: int, end_of_file: bool = False
+    lines: Sequence[str],
+    pattern: Sequence[str],
+    start: int,
+    end_of_file: bool = False,
+    cache: NormalisedLines | None = None,
 ) -> int | None:
     """Index where `pattern` occurs in `lines` at or after `start`, or None.
 
@@ -54,6 +62,7 @@ def seek_sequence(
         pattern: the lines to find.
         start: the first index a match may begin at.
         end_of_file: the pattern should sit at the end of the file.
+        cache: normalised lines shared by searches in the same, unchanged `lines`.
     """
     if not pattern:
         return start
@@ -61,20 +70,36 @@ def seek_sequence(
         return None
     last = len(lines) - len(pattern)
     if end_of_file:
-        found = _search(lines, pattern, last, last)
+        found = _search(lines, pattern, last, last, cache)
         if found is not None:
             return found
-    return _search(lines, pattern, start, last)
+    return _search(lines, pattern, start, last, cache)
 
 
-def _search(lines: Sequence[str], pattern: Sequence[str], first: int, last: int) -> int | None:
+def _search(
+    lines: Sequence[str],
+    pattern: Sequence[str],
+    first: int,
+    last: int,
+    cache: NormalisedLines | None,
+) -> int | None:
     size = len(pattern)
+    views: NormalisedLines = {} if cache is None else cache
     for level in FUZZ_LEVELS:
+        view: Sequence[str] = lines
+        if level is not _exact:
+            if level not in views:
+                views[level] = [level(line) for line in lines]
+            view = views[level]
         wanted = [level(p) for p in pattern]
         head = wanted[0]
-        for index in range(first, last + 1):
-            if level(lines[index]) != head:
-                continue
-            if all(level(lines[index + k]) == wanted[k] for k in range(1, size)):
+        index = first
+        while index <= last:
+            try:  # list.index scans in C; this loop is the hot path of big patches
+                index = view.index(head, index, last + 1)
+            except ValueError:
+                break
+            if all(view[index + k] == wanted[k] for k in range(1, size)):
                 return index
+            index += 1
     return None
