@@ -18,6 +18,7 @@ from codex_core.protocol import (
     ExecApprovalRequestEvent,
     ExecCommandBeginEvent,
     ExecCommandEndEvent,
+    ExecCommandOutputDeltaEvent,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
     PlanUpdateEvent,
@@ -110,6 +111,11 @@ def test_snapshot_exec_running(snap_compare: Compare) -> None:
         ExecCommandBeginEvent(
             call_id="c1", command=["bash", "-lc", "pytest -q tests/unit"], cwd=PROJECT
         ),
+        ExecCommandOutputDeltaEvent(
+            call_id="c1", stream="stdout", chunk="collected 48 items\n\ntests/unit/test_a.py "
+        ),
+        ExecCommandOutputDeltaEvent(call_id="c1", stream="stdout", chunk="....\ntests/unit/"),
+        ExecCommandOutputDeltaEvent(call_id="c1", stream="stdout", chunk="test_b.py ..F"),
     ]
     assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs, advance=3))
 

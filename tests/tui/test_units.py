@@ -176,11 +176,15 @@ def test_coalesce_merges_delta_runs_in_order() -> None:
         Event(id="1", msg=AgentMessageDeltaEvent(delta="a")),
         Event(id="1", msg=AgentMessageDeltaEvent(delta="b")),
         Event(id="1", msg=ExecCommandOutputDeltaEvent(call_id="c", stream="stdout", chunk="x")),
+        Event(id="1", msg=ExecCommandOutputDeltaEvent(call_id="c", stream="stderr", chunk="y")),
+        Event(id="1", msg=ExecCommandOutputDeltaEvent(call_id="d", stream="stdout", chunk="z")),
         Event(id="1", msg=TaskStartedEvent()),
         Event(id="1", msg=AgentMessageDeltaEvent(delta="c")),
     ]
     assert coalesce(events) == [
         AgentMessageDeltaEvent(delta="ab"),
+        ExecCommandOutputDeltaEvent(call_id="c", stream="stderr", chunk="xy"),
+        ExecCommandOutputDeltaEvent(call_id="d", stream="stdout", chunk="z"),
         TaskStartedEvent(),
         AgentMessageDeltaEvent(delta="c"),
     ]

@@ -50,33 +50,27 @@ TICK_SECONDS = 0.1
 
 
 def coalesce(events: list[Event]) -> list[EventMsg]:
-    """Merge runs of streamed deltas into one event each and drop live command output."""
+    """Merge runs of streamed deltas (answer, reasoning, one command's output) into one event each."""
     out: list[EventMsg] = []
-    run: list[str] = []
-    run_kind: type | None = None
-
-    def flush() -> None:
-        if run_kind is AgentMessageDeltaEvent:
-            out.append(AgentMessageDeltaEvent(delta="".join(run)))
-        elif run_kind is AgentReasoningDeltaEvent:
-            out.append(AgentReasoningDeltaEvent(delta="".join(run)))
-        run.clear()
-
     for event in events:
         msg = event.msg
-        if isinstance(msg, ExecCommandOutputDeltaEvent):
-            continue
-        kind = type(msg)
-        if kind is not run_kind:
-            flush()
-            run_kind = (
-                kind if isinstance(msg, AgentMessageDeltaEvent | AgentReasoningDeltaEvent) else None
+        last = out[-1] if out else None
+        if isinstance(msg, AgentMessageDeltaEvent) and isinstance(last, AgentMessageDeltaEvent):
+            out[-1] = AgentMessageDeltaEvent(delta=last.delta + msg.delta)
+        elif isinstance(msg, AgentReasoningDeltaEvent) and isinstance(
+            last, AgentReasoningDeltaEvent
+        ):
+            out[-1] = AgentReasoningDeltaEvent(delta=last.delta + msg.delta)
+        elif (
+            isinstance(msg, ExecCommandOutputDeltaEvent)
+            and isinstance(last, ExecCommandOutputDeltaEvent)
+            and last.call_id == msg.call_id
+        ):
+            out[-1] = ExecCommandOutputDeltaEvent(
+                call_id=msg.call_id, stream=msg.stream, chunk=last.chunk + msg.chunk
             )
-        if isinstance(msg, AgentMessageDeltaEvent | AgentReasoningDeltaEvent):
-            run.append(msg.delta)
         else:
             out.append(msg)
-    flush()
     return out
 
 

@@ -174,7 +174,9 @@ class EventApplier:
                 self.execs[msg.call_id] = cell
                 await self._add(cell)
             case ExecCommandOutputDeltaEvent():
-                pass  # the cell shows output when the command ends
+                running = self.execs.get(msg.call_id)
+                if running is not None:
+                    running.append_output(msg.chunk)
             case ExecCommandEndEvent():
                 exec_cell = self.execs.pop(msg.call_id, None)
                 if exec_cell is None and replay and msg.command:

@@ -9,6 +9,9 @@ from codex_tui.app.formatting import display_command, excerpt, format_duration, 
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 MAX_COMMAND_LINES = 4
+LIVE_LINES = 3
+"""Lines of a running command's newest output shown under it."""
+LIVE_BUFFER_CHARS = 4096
 
 
 class ExecCell(Static):
@@ -22,6 +25,7 @@ class ExecCell(Static):
         self.duration_ms = 0
         self.timed_out = False
         self.frame = 0
+        self.live = ""
         super().__init__(self._content(), classes="-running")
 
     @property
@@ -34,6 +38,13 @@ class ExecCell(Static):
         if self.running and frame != self.frame:
             self.frame = frame
             self.update(self._content())
+
+    def append_output(self, chunk: str) -> None:
+        """Show the newest lines of a running command's output (display only, bounded)."""
+        if not self.running or not chunk:
+            return
+        self.live = (self.live + chunk)[-LIVE_BUFFER_CHARS:]
+        self.update(self._content())
 
     def finish(self, exit_code: int, output: str, duration_ms: int, timed_out: bool) -> None:
         """Show the result."""
@@ -66,6 +77,10 @@ class ExecCell(Static):
                 (f"… +{len(lines) - MAX_COMMAND_LINES} lines", "$text-muted"),
             ]
         if self.running:
+            live = [line for line in self.live.splitlines() if line.strip()][-LIVE_LINES:]
+            for index, line in enumerate(live):
+                gutter = "  └ " if index == 0 else "    "
+                parts += ["\n", (gutter, "$text-muted"), (truncate_line(line, 200), "$text-muted")]
             return Content.assemble(*parts)
         out = excerpt(self.output)
         gutter = "  └ "
