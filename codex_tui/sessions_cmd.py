@@ -101,7 +101,41 @@ def _parser() -> argparse.ArgumentParser:
     listing.add_argument(
         "--limit", type=int, default=25, metavar="N", help="show at most N sessions (0: all)"
     )
+    archive = commands.add_parser("archive", help="move a session into archived_sessions/")
+    archive.add_argument("session_id", help="session id or unambiguous prefix")
+    fork = commands.add_parser("fork", help="copy a session into a new one")
+    fork.add_argument("session_id", help="session id or unambiguous prefix")
+    fork.add_argument(
+        "--before",
+        type=int,
+        metavar="N",
+        help="keep only what came before the Nth user message (1 = the first)",
+    )
     return parser
+
+
+def _manage(ns: argparse.Namespace, home: Path, stream: TextIO) -> int:
+    """`archive` and `fork`: one line on success, one line on stderr otherwise."""
+    from codex_core.rollout import archive_session, find_session_path, fork_rollout
+
+    path = find_session_path(home, ns.session_id)
+    if path is None:
+        print(f"codex sessions: no session matches {ns.session_id!r}", file=sys.stderr)
+        return 1
+    try:
+        if ns.command == "archive":
+            print(f"Archived to {archive_session(home, path)}", file=stream)
+            return 0
+        if ns.before is not None and ns.before < 1:
+            print("codex sessions fork: --before counts from 1", file=sys.stderr)
+            return 2
+        nth = None if ns.before is None else ns.before - 1
+        new = fork_rollout(home, path, nth)
+    except (OSError, ValueError) as err:
+        print(f"codex sessions {ns.command}: {err}", file=sys.stderr)
+        return 1
+    print(f"Forked into {new}", file=stream)
+    return 0
 
 
 def _collect(ns: argparse.Namespace, home: Path) -> list[SessionSummary]:
@@ -122,13 +156,15 @@ def _collect(ns: argparse.Namespace, home: Path) -> list[SessionSummary]:
 
 
 def main(argv: list[str], out: TextIO | None = None) -> int:
-    """Entry for `codex sessions list [--json] [--all] [--cwd DIR]` (argv after `sessions`)."""
+    """Entry for `codex sessions list|archive|fork …` (argv after `sessions`)."""
     stream = out if out is not None else sys.stdout
     try:
         ns = _parser().parse_args(argv)
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else 2
     home = _codex_home()
+    if ns.command in ("archive", "fork"):
+        return _manage(ns, home, stream)
     try:
         items = _collect(ns, home)
     except InvalidCursorError as err:

@@ -98,3 +98,30 @@ def test_rollout_sessions_relative_age() -> None:
         "2h ago",
         "2d ago",
     ]
+
+
+def test_rollout_sessions_cmd_archive_moves_the_file_out_of_the_listing(
+    codex_home: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _session(codex_home, 1, tmp_path, "keep me", age=60)
+    code, lines = _run(["archive", "00000000-0000-4000-8000-000000000001"])
+    assert code == 0 and lines[0].startswith("Archived to ")
+    assert list((codex_home / "archived_sessions").glob("rollout-*.jsonl"))
+    assert _run(["list", "--all", "--json"])[1] == []
+    assert main(["archive", "nope"]) == 1
+    assert "no session matches 'nope'" in capsys.readouterr().err
+
+
+def test_rollout_sessions_cmd_fork_copies_up_to_a_user_message(
+    codex_home: Path, tmp_path: Path
+) -> None:
+    _session(codex_home, 1, tmp_path, "first question", age=60)
+    code, lines = _run(["fork", "00000000-0000-4000-8000-000000000001"])
+    assert code == 0 and lines[0].startswith("Forked into ")
+    forked = Path(lines[0].removeprefix("Forked into "))
+    first = json.loads(forked.read_text().splitlines()[0])
+    assert first["payload"]["forked_from"] == "00000000-0000-4000-8000-000000000001"
+    assert "first question" in forked.read_text()
+    code, lines = _run(["fork", "00000000-0000-4000-8000-000000000001", "--before", "1"])
+    assert code == 0
+    assert "first question" not in Path(lines[0].removeprefix("Forked into ")).read_text()
