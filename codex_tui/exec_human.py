@@ -62,7 +62,6 @@ class HumanProcessor:
         self.failed = False
         self.last_message: str | None = None
         self._total_tokens = 0
-        self._commands: dict[str, str] = {}
 
     def _style(self, text: str, *styles: str) -> str:
         if not self.color or not styles:
@@ -109,7 +108,6 @@ class HumanProcessor:
                 self._print(msg.message)
             case ExecCommandBeginEvent():
                 shown = display_command(msg.command)
-                self._commands[msg.call_id] = shown
                 self._print()
                 self._print(
                     f"{self._style('exec', 'magenta', 'bold')} {self._style(shown, 'bold')} in {msg.cwd}"
@@ -156,7 +154,6 @@ class HumanProcessor:
             return path
 
     def _exec_end(self, msg: ExecCommandEndEvent) -> None:
-        shown = self._commands.pop(msg.call_id, "")
         seconds = msg.duration_ms / 1000
         took = f"{msg.duration_ms}ms" if msg.duration_ms < 1000 else f"{seconds:.2f}s"
         if msg.exit_code == 0:
@@ -170,7 +167,6 @@ class HumanProcessor:
             self._print(self._style(line, "dim"))
         if len(lines) > MAX_OUTPUT_LINES:
             self._print(self._style(f"… +{len(lines) - MAX_OUTPUT_LINES} lines", "dim"))
-        del shown
 
     def _finish(self) -> None:
         if self._total_tokens:

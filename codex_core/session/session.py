@@ -238,14 +238,7 @@ class Session:
             case PatchApprovalOp():
                 self._approvals.resolve(op.id, op.decision)
             case OverrideTurnContextOp():
-                self.turn = self.turn.with_changes(
-                    cwd=Path(op.cwd) if op.cwd else None,
-                    approval_policy=op.approval_policy,
-                    sandbox_policy=op.sandbox_policy,
-                    model=op.model,
-                    effort=op.effort,
-                    summary=op.summary,
-                )
+                self.turn = self._turn_with(op)
             case AddToHistoryOp():
                 self.storage.append_history(self.session_id, op.text)
             case GetHistoryEntryRequestOp():
@@ -263,6 +256,17 @@ class Session:
                 await self._shutdown(sub.id)
                 return True
         return False
+
+    def _turn_with(self, op: UserTurnOp | OverrideTurnContextOp) -> TurnContext:
+        """The turn context with the fields `op` sets."""
+        return self.turn.with_changes(
+            cwd=Path(op.cwd) if op.cwd else None,
+            approval_policy=op.approval_policy,
+            sandbox_policy=op.sandbox_policy,
+            model=op.model,
+            effort=op.effort,
+            summary=op.summary,
+        )
 
     def _remember_prefix(self, sub_id: str, prefix: list[str]) -> None:
         try:
@@ -286,14 +290,7 @@ class Session:
         op = sub.op
         assert isinstance(op, UserTurnOp | UserInputOp)
         if isinstance(op, UserTurnOp):
-            self.turn = self.turn.with_changes(
-                cwd=Path(op.cwd) if op.cwd else None,
-                approval_policy=op.approval_policy,
-                sandbox_policy=op.sandbox_policy,
-                model=op.model,
-                effort=op.effort,
-                summary=op.summary,
-            )
+            self.turn = self._turn_with(op)
         turn = self.turn
         emit: Callable[[EventMsg], None] = lambda msg: self._emit(sub.id, msg)  # noqa: E731
         try:

@@ -12,7 +12,6 @@ from codex_core.apply_patch import (
     compute_changes,
     parse_patch,
 )
-from codex_core.exec import SandboxUnavailable, select_sandbox
 from codex_core.kernel import TurnAbortRequested
 from codex_core.protocol import (
     AddChange,
@@ -73,18 +72,12 @@ async def run_apply_patch(
     except ApplyPatchError as err:
         return f"apply_patch verification failed: {err}"
     paths = touched_paths(changes)
-    try:
-        select_sandbox(ctx.turn.sandbox_policy)
-        sandbox_available = True
-    except SandboxUnavailable:
-        sandbox_available = False
     check = assess_patch_safety(
         paths,
         ctx.turn.approval_policy,
         ctx.turn.sandbox_policy,
         ctx.turn.cwd,
         ctx.approvals.patch_paths,
-        sandbox_available=sandbox_available,
     )
     file_changes = protocol_changes(changes)
     if isinstance(check, Reject):

@@ -46,19 +46,12 @@ def main() -> None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         compileall.compile_dir(str(Path(__file__).resolve().parents[2]), quiet=1)
         version = [timed([str(CODEX), "--version"], work, env) for _ in range(runs)]
-        provider = (
-            f'model_providers.mock={{name="mock", base_url="{server.base_url}", '
-            'env_key="OPENAI_API_KEY", wire_api="responses"}'
-        )
         argv = [
             str(CODEX),
             "exec",
             "--skip-git-repo-check",
             "--json",
-            "-c",
-            provider,
-            "-c",
-            'model_provider="mock"',
+            *server.cli_flags(),
             "say hi",
         ]
         plain, with_tool = [], []

@@ -35,19 +35,12 @@ def launch_to_composer(runs: int = 5) -> list[float]:
         home, project = Path(tmp, "home"), Path(tmp, "project")
         home.mkdir()
         project.mkdir()
-        provider = (
-            f'model_providers.mock={{name="mock", base_url="{server.base_url}", '
-            'env_key="OPENAI_API_KEY", wire_api="responses"}'
-        )
         args = [
             "-a",
             "on-request",
             "-s",
             "read-only",
-            "-c",
-            provider,
-            "-c",
-            'model_provider="mock"',
+            *server.cli_flags(),
         ]
         env = {
             **os.environ,

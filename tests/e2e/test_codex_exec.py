@@ -13,22 +13,14 @@ from typing import Any
 import pytest
 
 from tests.support.model_server import ModelServer
-from tests.support.sse import message, shell_call, turn, usage
+from tests.support.sse import Wire, message, shell_call, turn, usage
 from tests.support.steps import drop_after, garbage, http_error
 
 pytestmark = pytest.mark.e2e
 
 
-def provider_flags(server: ModelServer, wire_api: str, **extra: Any) -> list[str]:
-    fields = {
-        "name": "mock",
-        "base_url": server.base_url,
-        "env_key": "OPENAI_API_KEY",
-        "wire_api": wire_api,
-        **extra,
-    }
-    inline = ", ".join(f"{k}={json.dumps(v)}" for k, v in fields.items())
-    return ["-c", f"model_providers.mock={{{inline}}}", "-c", 'model_provider="mock"']
+def provider_flags(server: ModelServer, wire_api: Wire, **extra: Any) -> list[str]:
+    return server.cli_flags(wire_api, **extra)
 
 
 def run_codex(
@@ -53,7 +45,7 @@ def jsonl(stdout: str) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("wire_api", ["responses", "chat"])
 def test_codex_exec_json_runs_shell_call_then_answers(
-    codex_bin: Path, model_server: ModelServer, tmp_path: Path, wire_api: str
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path, wire_api: Wire
 ) -> None:
     model_server.add(
         turn(shell_call(["bash", "-lc", "echo hello > out.txt"], call_id="call_1")),

@@ -28,7 +28,7 @@ def rollout_files(codex_home: Path) -> list[Path]:
 
 
 def texts_of(body: dict[str, Any]) -> list[str]:
-    out = []
+    out: list[str] = []
     for item in body["input"]:
         if item.get("type") == "message":
             out.extend(part.get("text", "") for part in item["content"])

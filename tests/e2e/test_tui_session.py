@@ -22,17 +22,6 @@ ANSI = re.compile(
 )
 
 
-def provider_flags(server: ModelServer) -> list[str]:
-    fields = {
-        "name": "mock",
-        "base_url": server.base_url,
-        "env_key": "OPENAI_API_KEY",
-        "wire_api": "responses",
-    }
-    inline = ", ".join(f"{key}={json.dumps(value)}" for key, value in fields.items())
-    return ["-c", f"model_providers.mock={{{inline}}}", "-c", 'model_provider="mock"']
-
-
 class Terminal:
     """A pexpect child whose output is searched both as a stream (escapes removed) and on an
     emulated screen: Textual redraws only what changed, so a line may never pass through the
@@ -105,7 +94,7 @@ def test_tui_prompt_approve_and_resume_through_picker(
         turn(message("Created created.txt for you."), usage=usage(input=200, output=30)),
         turn(message("Welcome back, still here."), usage=usage(input=300, output=10)),
     )
-    flags = ["-a", "untrusted", "-s", "danger-full-access", *provider_flags(model_server)]
+    flags = ["-a", "untrusted", "-s", "danger-full-access", *model_server.cli_flags()]
 
     term = spawn(codex_bin, flags, project)
     term.wait_for("Ask Codex to do anything")
@@ -153,7 +142,7 @@ def test_tui_first_run_asks_trust_then_key_and_saves_both(
     project = tmp_path / "repo"
     (project / ".git").mkdir(parents=True)
     (codex_home / "config.toml").write_text('# my settings\nmodel = "gpt-5-codex"\n')
-    env_args = provider_flags(model_server)
+    env_args = model_server.cli_flags()
     env = {**os.environ, "TERM": "xterm-256color"}
     env.pop("OPENAI_API_KEY", None)
     child = pexpect.spawn(

@@ -38,6 +38,7 @@ from codex_core.protocol import (
 from codex_core.protocol.common import AskForApproval
 from codex_core.session import Session
 from tests.support.model_server import ModelServer
+from tests.support.sse import Wire
 
 EVENT_TIMEOUT_S = 20.0
 API_KEY = "sk-test-harness"
@@ -65,18 +66,9 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Works
     yield Workspace(root, outside)
 
 
-def provider_overrides(server: ModelServer, wire_api: str = "responses") -> list[str]:
+def provider_overrides(server: ModelServer, wire_api: Wire = "responses") -> list[str]:
     """`-c` strings selecting a provider that points at the scripted server."""
-    fields = {
-        "name": "mock",
-        "base_url": server.base_url,
-        "env_key": "OPENAI_API_KEY",
-        "wire_api": wire_api,
-        "request_max_retries": 0,
-        "stream_max_retries": 0,
-    }
-    inline = ", ".join(f"{key} = {json.dumps(value)}" for key, value in fields.items())
-    return [f"model_providers.mock = {{ {inline} }}", 'model_provider = "mock"']
+    return server.config_overrides(wire_api, request_max_retries=0, stream_max_retries=0)
 
 
 async def start_session(
@@ -86,7 +78,7 @@ async def start_session(
     approval_policy: AskForApproval,
     *,
     sandbox_mode: str = "workspace-write",
-    wire_api: str = "responses",
+    wire_api: Wire = "responses",
 ) -> Session:
     """A session in `workspace.root` whose only writable root is that directory.
 

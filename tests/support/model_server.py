@@ -197,6 +197,22 @@ class ModelServer:
                 except AssertionError as err:
                     raise AssertionError(f"request #{index + 1} ({request.path}): {err}") from None
 
+    def config_overrides(self, wire_api: Wire = "responses", **extra: Any) -> list[str]:
+        """`key=value` config overrides selecting a provider `mock` that points here."""
+        fields: dict[str, Any] = {
+            "name": "mock",
+            "base_url": self.base_url,
+            "env_key": "OPENAI_API_KEY",
+            "wire_api": wire_api,
+            **extra,
+        }
+        inline = ", ".join(f"{key}={json.dumps(value)}" for key, value in fields.items())
+        return [f"model_providers.mock={{{inline}}}", 'model_provider="mock"']
+
+    def cli_flags(self, wire_api: Wire = "responses", **extra: Any) -> list[str]:
+        """The same overrides as `-c` flags for the `codex` command line."""
+        return [flag for pair in self.config_overrides(wire_api, **extra) for flag in ("-c", pair)]
+
     def provider(self, wire_api: Wire = "responses", **overrides: Any) -> ModelProviderInfo:
         """A provider pointing here: no API key needed, no retries, 5 s idle timeout."""
         fields: dict[str, Any] = {

@@ -48,7 +48,9 @@ def test_instructions_docs_capped_in_bytes(tmp_path: Path) -> None:
 
 
 def test_instructions_environment_context_names_policy_and_network(tmp_path: Path) -> None:
-    ctx = EnvironmentContext(tmp_path, "on-request", WorkspaceWritePolicy(network_access=True), "zsh")
+    ctx = EnvironmentContext(
+        tmp_path, "on-request", WorkspaceWritePolicy(network_access=True), "zsh"
+    )
     text = ctx.render()
     assert f"<cwd>{tmp_path}</cwd>" in text
     assert "<approval_policy>on-request</approval_policy>" in text

@@ -16,9 +16,7 @@ def run(tool: str, *args: str) -> subprocess.CompletedProcess[str]:
     exe = BIN / tool
     if not exe.exists():
         pytest.skip(f"{tool} is not installed in this environment")
-    return subprocess.run(
-        [str(exe), *args], cwd=ROOT, capture_output=True, text=True, timeout=600
-    )
+    return subprocess.run([str(exe), *args], cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
 def test_lint_ruff_clean() -> None:
