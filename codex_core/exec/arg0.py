@@ -89,3 +89,25 @@ def linux_sandbox_exe(codex_home: Path | None = None) -> Path:
         pass
     _install(path, "file", launcher)
     return path
+
+
+def package_root() -> Path:
+    """The directory holding the `codex_core`, `codex_tui` and `sandbox_helper` packages."""
+    return Path(__file__).resolve().parents[2]
+
+
+def isolated_python_argv(target: str, args: list[str]) -> list[str]:
+    """argv running `target` ("package.module:function", called with the argument list).
+
+    The interpreter starts isolated (`-I`: no PYTHON* variables, no user site, no script
+    directory on sys.path; `-S`: no site-packages or .pth hooks; `-B`: writes no bytecode),
+    with only this installation's package root on sys.path, so nothing a sandboxed command
+    left in the environment or the working directory runs inside it. The target may import
+    only the standard library and the three packages of this distribution.
+    """
+    module, _, function = target.partition(":")
+    boot = (
+        f"import sys;sys.path.insert(0,{str(package_root())!r});"
+        f"from {module} import {function} as m;sys.exit(m(sys.argv[1:]))"
+    )
+    return [sys.executable, "-I", "-S", "-B", "-c", boot, *args]

@@ -8,12 +8,17 @@ from pathlib import Path
 
 @dataclass
 class ExecParams:
-    """A command to run: argv, working directory, timeout and the full child environment."""
+    """A command to run: argv, working directory, timeout and the full child environment.
+
+    `stdin` is written to the command's standard input and then closed; without it the
+    command reads /dev/null.
+    """
 
     command: list[str]
     cwd: Path
     timeout_ms: int | None
     env: dict[str, str]
+    stdin: bytes | None = None
 
 
 @dataclass

@@ -79,6 +79,19 @@ class _ExecProtocol(asyncio.SubprocessProtocol):
             self.closed.set_result(None)
 
 
+def _feed_stdin(transport: asyncio.SubprocessTransport, data: bytes) -> None:
+    """Queue `data` on the child's stdin and close it (the write side buffers, never blocks)."""
+    pipe = transport.get_pipe_transport(0)
+    if pipe is None:
+        return
+    assert isinstance(pipe, asyncio.WriteTransport)
+    try:
+        pipe.write(data)
+        pipe.write_eof()
+    except (BrokenPipeError, ConnectionResetError):  # the command exited without reading
+        pass
+
+
 def kill_process_group(pgid: int) -> None:
     """SIGKILL every process in the group (the command and everything it started)."""
     try:
@@ -113,7 +126,7 @@ async def run_exec(
     transport, protocol = await loop.subprocess_exec(
         lambda: _ExecProtocol(sink, loop),
         *argv,
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL if params.stdin is None else subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=params.cwd,
@@ -121,6 +134,8 @@ async def run_exec(
         start_new_session=True,
     )
     pid = transport.get_pid()
+    if params.stdin is not None:
+        _feed_stdin(transport, params.stdin)
     timed_out = False
     try:
         timeout_s = params.timeout_ms / 1000 if params.timeout_ms is not None else None

@@ -176,3 +176,18 @@ async def test_exec_run_linux_sandbox_timeout_kills_sandboxed_grandchild(
     )
     assert result.timed_out and result.exit_code == 124 and not result.sandbox_denied
     assert await wait_gone(int(pidfile.read_text()))
+
+
+async def test_exec_run_feeds_stdin_then_closes_it(tmp_path: Path) -> None:
+    command = ExecParams(
+        ["bash", "-c", "wc -c; cat"], tmp_path, 10_000, dict(os.environ), b"x" * 300_000
+    )
+    result = await run_exec(command, "none", FULL, tmp_path)
+    assert result.exit_code == 0
+    assert result.stdout.strip() == "300000"
+
+
+async def test_exec_run_stdin_ignored_by_a_command_that_exits_early(tmp_path: Path) -> None:
+    command = ExecParams(["true"], tmp_path, 10_000, dict(os.environ), b"y" * 1_000_000)
+    result = await run_exec(command, "none", FULL, tmp_path)
+    assert result.exit_code == 0
