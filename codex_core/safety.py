@@ -1,15 +1,21 @@
 """Pure approval decisions for commands and patches: run (sandboxed or not), ask, or reject.
 
+Known-safe never means unsandboxed: the known-safe classification only decides whether to
+*ask*; leaving the sandbox always goes through the approval policy, and without a platform
+sandbox nothing runs or is written silently (fail closed).
+
 Commands are decided in this order (the first that applies wins):
 
 1. a `forbidden` rule matches → Reject;
 2. the exact argv was approved for the session → AutoApprove(none);
 3. a `prompt` rule matches → AskUser (Reject under `never`);
-4. a known-safe read-only command → AutoApprove(platform) when the sandbox policy has a
-   sandbox and one is available (defence in depth if the classifier is wrong), otherwise
-   AutoApprove(none); with `with_escalated_permissions` → AutoApprove(none), since running a
-   read-only command unsandboxed needs nobody's permission;
-5. any other command, from this table (an `allow` rule turns `untrusted` into `on-request`
+4. an escalation request (`with_escalated_permissions`, `sandbox_permissions:
+   "require_escalated"`) under a sandboxed policy → AskUser (Reject under `never`), whether
+   or not the command is known-safe;
+5. a known-safe read-only command → AutoApprove(platform) when the policy has a sandbox
+   and one is available, AutoApprove(none) under danger-full-access; with no sandbox
+   available it is treated like any other command (next table, middle column);
+6. any other command, from this table (an `allow` rule turns `untrusted` into `on-request`
    for that command, and never lifts the sandbox):
 
    ====================  ======================  ==================  ===================
@@ -20,35 +26,42 @@ Commands are decided in this order (the first that applies wins):
    on-failure            AutoApprove(platform)   AskUser             AutoApprove(none)
    on-request            AutoApprove(platform)   AskUser             AutoApprove(none)
    never                 AutoApprove(platform)   Reject              AutoApprove(none)
+   known-safe, any       AutoApprove(platform)   AskUser†            AutoApprove(none)
    escalated, untrusted  AskUser                 AskUser             AskUser
    escalated, on-failure AskUser                 AskUser             AutoApprove(none)
    escalated, on-request AskUser                 AskUser             AutoApprove(none)
    escalated, never      Reject                  Reject              AutoApprove(none)
    ====================  ======================  ==================  ===================
 
-   Under danger-full-access there is no sandbox to escape, so an escalation request runs
-   like any other command instead of being rejected under `never`.
+   † Reject under `never`. The escalated rows hold for known-safe commands too (in the
+   sandboxed columns). Under danger-full-access there is no sandbox to escape, so an
+   escalation request runs like any other command instead of being rejected under `never`.
 
 After a sandbox denial, `should_ask_after_denial` says whether to offer an unsandboxed re-run
 (`untrusted` and `on-failure`); under `on-request` and `never` the failure goes to the model.
 
-Patches are applied by the core itself after this path check, so they never depend on the
-platform sandbox (`sandbox_available` is accepted for symmetry and does not change them):
+Patches are written by the apply_patch console script run through the same platform
+sandbox as commands, so the kernel, not the path check below, decides where a write lands
+(the check only decides whether to ask):
 
    ====================  ==============  ===============  ===========  ==================
    approval \\ sandbox    workspace-write workspace-write  read-only    danger-full-access
                          inside roots    outside roots
    ====================  ==============  ===============  ===========  ==================
    untrusted             AskUser         AskUser          AskUser      AskUser
-   on-failure            AutoApprove     AskUser          AskUser      AutoApprove
-   on-request            AutoApprove     AskUser          AskUser      AutoApprove
-   never                 AutoApprove     Reject           Reject       AutoApprove
+   on-failure            Auto(platform)  AskUser          AskUser      AutoApprove(none)
+   on-request            Auto(platform)  AskUser          AskUser      AutoApprove(none)
+   never                 Auto(platform)  Reject           Reject       AutoApprove(none)
    ====================  ==============  ===============  ===========  ==================
 
+Without a platform sandbox, "inside roots" patches ask (Reject under `never`) like commands.
 A patch whose every path the user approved for the session is auto-approved in every cell;
 an empty patch is rejected. "Inside roots" means every path, after resolving symlinks, lies
 under a writable root (cwd, configured roots, /tmp, $TMPDIR) and not under a `.git` or
-`.codex` directory of one, which stay read-only like in the sandbox.
+`.codex` directory of one, which stay read-only like in the sandbox. `patch_sandbox` says
+where an approved patch is written: in the platform sandbox whenever every path is inside
+the roots and a sandbox exists, unsandboxed only for what the user approved outside them
+(or under danger-full-access).
 """
 
 from __future__ import annotations
@@ -123,24 +136,32 @@ def assess_command_safety(
             return Reject(f"a rule asks for approval of this command, but {_NEVER_ASK}")
         return AskUser("a rule in your rules files asks to confirm this command")
     sandboxed = not isinstance(sandbox_policy, DangerFullAccessPolicy)
+    if sandboxed and with_escalated_permissions:
+        # Known-safe or not: leaving the sandbox is the user's call, never the classifier's.
+        if approval_policy == "never":
+            return Reject(f"running outside the sandbox needs approval, but {_NEVER_ASK}")
+        return AskUser("the command asks to run outside the sandbox")
     if is_known_safe_command(command):
-        if sandboxed and sandbox_available and not with_escalated_permissions:
+        if not sandboxed:
+            return AutoApprove("none", "known-safe read-only command")
+        if sandbox_available:
             return AutoApprove("platform", "known-safe read-only command")
-        return AutoApprove("none", "known-safe read-only command")
+        return _no_sandbox(approval_policy, "command")
     if approval_policy == "untrusted" and rule_decision != "allow":
         return AskUser("the command is not on the known-safe list")
     if not sandboxed:
         return AutoApprove("none", "the sandbox policy is danger-full-access")
-    if with_escalated_permissions:
-        if approval_policy == "never":
-            return Reject(f"running outside the sandbox needs approval, but {_NEVER_ASK}")
-        return AskUser("the command asks to run outside the sandbox")
     if not sandbox_available:
-        if approval_policy == "never":
-            return Reject(f"no sandbox is available on this platform and {_NEVER_ASK}")
-        return AskUser("no sandbox is available on this platform to contain the command")
+        return _no_sandbox(approval_policy, "command")
     reason = "allowed by a rule" if rule_decision == "allow" else "runs inside the sandbox"
     return AutoApprove("platform", reason)
+
+
+def _no_sandbox(approval_policy: AskForApproval, what: str) -> AskUser | Reject:
+    """Fail closed: without a platform sandbox nothing runs or is written without a yes."""
+    if approval_policy == "never":
+        return Reject(f"no sandbox is available on this platform and {_NEVER_ASK}")
+    return AskUser(f"no sandbox is available on this platform to contain the {what}")
 
 
 def should_ask_after_denial(approval_policy: AskForApproval) -> bool:
@@ -174,21 +195,24 @@ def assess_patch_safety(
 ) -> SafetyCheck:
     """Decide whether a patch touching `paths` is applied, asked about or rejected.
 
+    An AutoApprove says where the patch is written; after the user approves an AskUser,
+    `patch_sandbox` says it.
+
     Args:
         paths: Every file the patch adds, deletes, updates or moves to (relative to `cwd`).
         approval_policy: When the user wants to be asked.
         sandbox_policy: What the agent may write.
         cwd: The turn's working directory.
         approved_for_session_paths: Resolved files the user approved for the session.
-        sandbox_available: Accepted for symmetry; patches do not need the platform sandbox.
+        sandbox_available: Whether the platform sandbox can be used here.
         env: Environment for `$TMPDIR`; the process environment when omitted.
     """
-    del sandbox_available  # the core applies patches itself, after the path check below
     resolved = [Path(os.path.realpath(cwd / path)) for path in paths]
     if not resolved:
         return Reject("the patch does not touch any file")
+    where = patch_sandbox(resolved, sandbox_policy, cwd, sandbox_available, env=env)
     if all(path in approved_for_session_paths for path in resolved):
-        return AutoApprove("none", "you approved these files for the session")
+        return AutoApprove(where, "you approved these files for the session")
     if approval_policy == "untrusted":
         return AskUser("every patch needs approval under the `untrusted` policy")
     if isinstance(sandbox_policy, DangerFullAccessPolicy):
@@ -196,7 +220,9 @@ def assess_patch_safety(
     roots = writable_roots(sandbox_policy, cwd, env)
     outside = [path for path in resolved if not _is_writable(path, roots)]
     if not outside:
-        return AutoApprove("none", "every file is inside the writable roots")
+        if not sandbox_available:
+            return _no_sandbox(approval_policy, "patch")
+        return AutoApprove("platform", "every file is inside the writable roots")
     if sandbox_policy.mode == "read-only":
         why = "the sandbox policy is read-only"
     else:
@@ -204,6 +230,33 @@ def assess_patch_safety(
     if approval_policy == "never":
         return Reject(f"{why}, and {_NEVER_ASK}")
     return AskUser(f"{why}; allow this edit?")
+
+
+def patch_sandbox(
+    paths: Iterable[Path],
+    sandbox_policy: SandboxPolicy,
+    cwd: Path,
+    sandbox_available: bool = True,
+    *,
+    env: Mapping[str, str] | None = None,
+) -> Literal["none", "platform"]:
+    """Where a patch the user approved is written: in the platform sandbox when it can be.
+
+    Only a patch that writes outside the writable roots (which the user approved) or runs
+    under danger-full-access, or that has no sandbox to run in, is written unsandboxed.
+
+    Args:
+        paths: Every file the patch writes (relative to `cwd`).
+        sandbox_policy: What the agent may write.
+        cwd: The turn's working directory.
+        sandbox_available: Whether the platform sandbox can be used here.
+        env: Environment for `$TMPDIR`; the process environment when omitted.
+    """
+    if isinstance(sandbox_policy, DangerFullAccessPolicy) or not sandbox_available:
+        return "none"
+    roots = writable_roots(sandbox_policy, cwd, env)
+    resolved = [Path(os.path.realpath(cwd / path)) for path in paths]
+    return "platform" if all(_is_writable(p, roots) for p in resolved) else "none"
 
 
 def _is_writable(path: Path, roots: list[WritableRoot]) -> bool:

@@ -74,7 +74,9 @@ def parse_shell_args(arguments: str) -> ShellArgs:
         command=command,
         workdir=workdir if isinstance(workdir, str) else None,
         timeout_ms=int(timeout) if timeout is not None else None,
-        with_escalated_permissions=bool(data.get("with_escalated_permissions", False)),
+        # Both shapes ask to leave the sandbox: the older boolean and 0.169's enum.
+        with_escalated_permissions=bool(data.get("with_escalated_permissions", False))
+        or data.get("sandbox_permissions") in ("require_escalated", "bypass_sandbox"),
         justification=data.get("justification")
         if isinstance(data.get("justification"), str)
         else None,

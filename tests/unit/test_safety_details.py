@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -19,9 +20,11 @@ from codex_core.safety import (
     Reject,
     assess_command_safety,
     assess_patch_safety,
+    patch_sandbox,
     should_ask_after_denial,
     writable_roots,
 )
+from codex_core.tools.shell import parse_shell_args
 
 POLICIES: list[AskForApproval] = ["untrusted", "on-failure", "on-request", "never"]
 UNSAFE_CMD = ["npm", "install"]
@@ -92,11 +95,55 @@ def test_safety_allow_rule_without_sandbox_does_not_run_bare(
 
 
 @pytest.mark.parametrize("policy", POLICIES)
-def test_safety_escalated_known_safe_command_runs_unsandboxed(policy: AskForApproval) -> None:
+@pytest.mark.parametrize("command", [["git", "status"], ["bash", "-lc", "cd sub && git status"]])
+def test_safety_escalated_known_safe_command_goes_through_approval(
+    policy: AskForApproval, command: list[str]
+) -> None:
+    """Known-safe only skips the prompt; leaving the sandbox is always the user's call."""
     check = assess_command_safety(
-        ["git", "status"], policy, ReadOnlyPolicy(), set(), with_escalated_permissions=True
+        command, policy, WorkspaceWritePolicy(), set(), with_escalated_permissions=True
     )
-    assert check == AutoApprove("none", check.reason)
+    assert isinstance(check, Reject if policy == "never" else AskUser)
+    if isinstance(check, Reject):
+        assert "never" in check.reason
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_safety_known_safe_command_without_sandbox_is_not_run_bare(
+    policy: AskForApproval,
+) -> None:
+    check = assess_command_safety(
+        ["git", "status"], policy, WorkspaceWritePolicy(), set(), sandbox_available=False
+    )
+    assert isinstance(check, Reject if policy == "never" else AskUser)
+    assert "no sandbox" in check.reason
+
+
+@pytest.mark.parametrize(
+    ("arguments", "escalated"),
+    [
+        ({"with_escalated_permissions": True}, True),
+        ({"sandbox_permissions": "require_escalated"}, True),
+        ({"sandbox_permissions": "use_default"}, False),
+        ({"sandbox_permissions": "with_additional_permissions"}, False),
+        ({"with_escalated_permissions": False}, False),
+        ({}, False),
+    ],
+)
+def test_safety_escalation_argument_shapes_are_both_understood(
+    arguments: dict[str, object], escalated: bool
+) -> None:
+    text = json.dumps({"command": ["git", "status"], "justification": "why", **arguments})
+    args = parse_shell_args(text)
+    assert args.with_escalated_permissions is escalated
+    check = assess_command_safety(
+        args.command,
+        "on-request",
+        WorkspaceWritePolicy(),
+        set(),
+        with_escalated_permissions=args.with_escalated_permissions,
+    )
+    assert isinstance(check, AskUser if escalated else AutoApprove)
 
 
 def test_safety_session_approval_is_for_the_exact_argv() -> None:
@@ -189,6 +236,40 @@ def test_safety_patch_approved_for_session_is_auto_approved(
         [Path("a.py")], policy, ReadOnlyPolicy(), tmp_path, approved, env={}
     )
     assert isinstance(check, AutoApprove)
+
+
+def test_safety_patch_inside_roots_runs_in_the_platform_sandbox(tmp_path: Path) -> None:
+    check = assess_patch_safety([Path("a.py")], "on-request", WorkspaceWritePolicy(), tmp_path)
+    assert check == AutoApprove("platform", check.reason)
+
+
+def test_safety_patch_approved_for_session_inside_roots_stays_sandboxed(tmp_path: Path) -> None:
+    approved = {Path(os.path.realpath(tmp_path / "a.py"))}
+    check = assess_patch_safety(
+        [Path("a.py")], "untrusted", WorkspaceWritePolicy(), tmp_path, approved, env={}
+    )
+    assert check == AutoApprove("platform", check.reason)
+
+
+@pytest.mark.parametrize(
+    ("policy", "path", "available", "expected"),
+    [
+        (WorkspaceWritePolicy(), "src/a.py", True, "platform"),
+        (WorkspaceWritePolicy(), "/etc/codex-test/x", True, "none"),
+        (WorkspaceWritePolicy(), ".git/hooks/pre-commit", True, "none"),
+        (WorkspaceWritePolicy(), "src/a.py", False, "none"),
+        (ReadOnlyPolicy(), "src/a.py", True, "none"),
+        (DangerFullAccessPolicy(), "src/a.py", True, "none"),
+    ],
+)
+def test_safety_patch_sandbox_leaves_the_sandbox_only_for_what_needs_it(
+    policy: WorkspaceWritePolicy | ReadOnlyPolicy | DangerFullAccessPolicy,
+    path: str,
+    available: bool,
+    expected: str,
+    tmp_path: Path,
+) -> None:
+    assert patch_sandbox([Path(path)], policy, tmp_path, available, env={}) == expected
 
 
 def test_safety_empty_patch_is_rejected(tmp_path: Path) -> None:

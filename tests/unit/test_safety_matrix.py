@@ -33,30 +33,36 @@ OUTSIDE_FILE = Path("/etc/codex-safety-test/outside.txt")
 
 # Outcome codes: "run+sb" AutoApprove in the platform sandbox, "run" AutoApprove without it,
 # "ask" AskUser, "reject" Reject. Columns: read-only, workspace-write, danger-full-access.
+# "safe-escalated" is a known-safe command asking to leave the sandbox: known-safe only
+# skips the prompt, so it is asked about (rejected under `never`) like any escalation.
 MATRIX: dict[tuple[AskForApproval, str], tuple[str, str, str]] = {
     ("untrusted", "safe"): ("run+sb", "run+sb", "run"),
     ("untrusted", "unsafe"): ("ask", "ask", "ask"),
     ("untrusted", "escalated"): ("ask", "ask", "ask"),
+    ("untrusted", "safe-escalated"): ("ask", "ask", "run"),
     ("untrusted", "approved"): ("run", "run", "run"),
     ("untrusted", "patch-inside"): ("ask", "ask", "ask"),
     ("untrusted", "patch-outside"): ("ask", "ask", "ask"),
     ("on-failure", "safe"): ("run+sb", "run+sb", "run"),
     ("on-failure", "unsafe"): ("run+sb", "run+sb", "run"),
     ("on-failure", "escalated"): ("ask", "ask", "run"),
+    ("on-failure", "safe-escalated"): ("ask", "ask", "run"),
     ("on-failure", "approved"): ("run", "run", "run"),
-    ("on-failure", "patch-inside"): ("ask", "run", "run"),
+    ("on-failure", "patch-inside"): ("ask", "run+sb", "run"),
     ("on-failure", "patch-outside"): ("ask", "ask", "run"),
     ("on-request", "safe"): ("run+sb", "run+sb", "run"),
     ("on-request", "unsafe"): ("run+sb", "run+sb", "run"),
     ("on-request", "escalated"): ("ask", "ask", "run"),
+    ("on-request", "safe-escalated"): ("ask", "ask", "run"),
     ("on-request", "approved"): ("run", "run", "run"),
-    ("on-request", "patch-inside"): ("ask", "run", "run"),
+    ("on-request", "patch-inside"): ("ask", "run+sb", "run"),
     ("on-request", "patch-outside"): ("ask", "ask", "run"),
     ("never", "safe"): ("run+sb", "run+sb", "run"),
     ("never", "unsafe"): ("run+sb", "run+sb", "run"),
     ("never", "escalated"): ("reject", "reject", "run"),
+    ("never", "safe-escalated"): ("reject", "reject", "run"),
     ("never", "approved"): ("run", "run", "run"),
-    ("never", "patch-inside"): ("reject", "run", "run"),
+    ("never", "patch-inside"): ("reject", "run+sb", "run"),
     ("never", "patch-outside"): ("reject", "reject", "run"),
 }
 CELLS = [
@@ -79,10 +85,10 @@ def decide(case: str, policy: AskForApproval, sandbox: SandboxPolicy, cwd: Path)
         return assess_patch_safety([Path("src/app.py")], policy, sandbox, cwd, env={})
     if case == "patch-outside":
         return assess_patch_safety([OUTSIDE_FILE], policy, sandbox, cwd, env={})
-    command = SAFE_CMD if case == "safe" else UNSAFE_CMD
+    command = SAFE_CMD if case.startswith("safe") else UNSAFE_CMD
     approved = {tuple(UNSAFE_CMD)} if case == "approved" else set()
     return assess_command_safety(
-        command, policy, sandbox, approved, with_escalated_permissions=case == "escalated"
+        command, policy, sandbox, approved, with_escalated_permissions=case.endswith("escalated")
     )
 
 
@@ -94,21 +100,24 @@ def test_safety_matrix_cell(
 
 
 def test_safety_matrix_covers_every_cell() -> None:
-    assert len(CELLS) == 4 * 3 * 6
+    assert len(CELLS) == 4 * 3 * 7
 
 
-# Without a platform sandbox, commands that would need one ask (reject under `never`).
+# Without a platform sandbox nothing runs silently, known-safe or not: every command asks
+# (is rejected under `never`), the fail-closed rule.
 NO_SANDBOX: dict[tuple[AskForApproval, str], str] = {
-    ("untrusted", "safe"): "run",
+    ("untrusted", "safe"): "ask",
     ("untrusted", "unsafe"): "ask",
-    ("on-failure", "safe"): "run",
+    ("on-failure", "safe"): "ask",
     ("on-failure", "unsafe"): "ask",
-    ("on-request", "safe"): "run",
+    ("on-request", "safe"): "ask",
     ("on-request", "unsafe"): "ask",
-    ("never", "safe"): "run",
+    ("never", "safe"): "reject",
     ("never", "unsafe"): "reject",
     ("never", "escalated"): "reject",
     ("on-request", "escalated"): "ask",
+    ("never", "safe-escalated"): "reject",
+    ("on-request", "safe-escalated"): "ask",
 }
 
 
@@ -118,11 +127,11 @@ def test_safety_without_sandbox_commands_needing_one_ask(
     policy: AskForApproval, case: str, mode: str
 ) -> None:
     check = assess_command_safety(
-        SAFE_CMD if case == "safe" else UNSAFE_CMD,
+        SAFE_CMD if case.startswith("safe") else UNSAFE_CMD,
         policy,
         SANDBOXES[mode],
         set(),
-        with_escalated_permissions=case == "escalated",
+        with_escalated_permissions=case.endswith("escalated"),
         sandbox_available=False,
     )
     assert outcome(check) == NO_SANDBOX[(policy, case)]
@@ -138,15 +147,20 @@ def test_safety_without_sandbox_full_access_still_runs_unsandboxed(policy: AskFo
 
 @pytest.mark.parametrize("policy", ["untrusted", "on-failure", "on-request", "never"])
 @pytest.mark.parametrize("mode", list(SANDBOXES))
-def test_safety_patch_decision_does_not_depend_on_sandbox_availability(
+def test_safety_patch_without_sandbox_fails_closed(
     policy: AskForApproval, mode: str, tmp_path: Path
 ) -> None:
-    for path in (Path("src/app.py"), OUTSIDE_FILE):
-        with_sandbox = assess_patch_safety([path], policy, SANDBOXES[mode], tmp_path, env={})
+    """Without a sandbox, a patch that would run sandboxed asks instead; the rest is unchanged."""
+    for case in ("patch-inside", "patch-outside"):
+        with_sandbox = outcome(decide(case, policy, SANDBOXES[mode], tmp_path))
+        path = Path("src/app.py") if case == "patch-inside" else OUTSIDE_FILE
         without = assess_patch_safety(
             [path], policy, SANDBOXES[mode], tmp_path, sandbox_available=False, env={}
         )
-        assert with_sandbox == without
+        expected = with_sandbox
+        if with_sandbox == "run+sb":
+            expected = "reject" if policy == "never" else "ask"
+        assert outcome(without) == expected, case
 
 
 def test_safety_reject_reason_tells_the_model_why() -> None:
