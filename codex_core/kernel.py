@@ -4,7 +4,12 @@ The kernel talks to the model, the tools and the clock through the small host pr
 so it is unit-tested with fakes; `codex_core.session` wires the real ones. Invariants it keeps:
 
 - every tool call the model made gets exactly one output in the history, even when a tool
-  fails, the user aborts, or the turn is interrupted (synthetic "aborted" outputs);
+  fails, the user aborts, or the turn is interrupted (synthetic "aborted" outputs); every
+  prompt is checked again as it is built and repaired (logged) if it still breaks the rule,
+  e.g. after resuming a session that was killed mid-call;
+- tool failures split as in `codex_core.tools.errors`: `RespondToModel` becomes the output,
+  `FatalToolError` ends the turn, and any other exception is logged with its traceback and
+  answered to the model — it never escapes the turn;
 - a stream that breaks before `response.completed` is retried from scratch up to
   `stream_max_retries` times, each retry announced with a `stream_error` event;
 - items of a response enter the history only once the response completed.
@@ -14,10 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, assert_never
 
 from codex_core.client import (
     Completed,
@@ -53,8 +59,25 @@ from codex_core.protocol import (
     StreamErrorEvent,
     TokenUsage,
 )
+from codex_core.protocol.pairing import ABORTED_OUTPUT, pair_tool_calls
+from codex_core.tools.errors import FatalToolError, RespondToModel, TurnAbortRequested
 
-ABORTED_OUTPUT = "aborted"
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "ABORTED_OUTPUT",
+    "FatalToolError",
+    "Kernel",
+    "KernelHost",
+    "ModelHost",
+    "RespondToModel",
+    "ToolCall",
+    "ToolHost",
+    "TurnAbortRequested",
+    "TurnResult",
+    "default_backoff",
+    "tool_call_of",
+]
 
 
 class ModelHost(Protocol):
@@ -79,10 +102,6 @@ class KernelHost(Protocol):
     def on_usage(self, usage: TokenUsage | None) -> None: ...
 
     async def sleep(self, seconds: float) -> None: ...
-
-
-class TurnAbortRequested(Exception):
-    """A tool learned that the user wants the whole turn stopped (`abort` decision)."""
 
 
 @dataclass(frozen=True)
@@ -126,11 +145,10 @@ class TurnResult:
 
 
 def default_backoff(attempt: int, retry_after: float | None = None) -> float:
-    """Delay before retry number `attempt` (1-based): the server's hint, else 200 ms × 2^n ± 10%."""
-    if retry_after is not None:
-        return max(0.0, retry_after)
-    base = 0.2 * (2.0 ** (attempt - 1))
-    return base * random.uniform(0.9, 1.1)
+    """Delay before retry number `attempt` (1-based): the client's one capped, jittered policy."""
+    from codex_core.client.retry import backoff_delay
+
+    return backoff_delay(attempt, retry_after, random)
 
 
 @dataclass
@@ -174,7 +192,29 @@ class Kernel:
             except (asyncio.CancelledError, TurnAbortRequested):
                 self._commit(history, [c.output_item(ABORTED_OUTPUT) for c in calls[index:]])
                 raise
+            except FatalToolError as err:
+                answered = [call.output_item(f"fatal error: {err}")]
+                answered += [c.output_item(ABORTED_OUTPUT) for c in calls[index + 1 :]]
+                self._commit(history, answered)
+                raise
+            except RespondToModel as err:
+                text = str(err)
+            except Exception as err:  # the kernel boundary: a tool bug must not wedge the turn
+                log.exception("tool %s (call %s) raised", call.name, call.call_id)
+                text = f"tool {call.name} failed: {type(err).__name__}: {err}"
             self._commit(history, [call.output_item(text)])
+
+    def _paired_input(self, history: list[ResponseItem]) -> list[ResponseItem]:
+        """The prompt input, with the pairing invariant repaired (and logged) if broken."""
+        paired, repair = pair_tool_calls(history)
+        if repair:
+            log.warning(
+                "prompt repaired: aborted outputs added for calls %s, orphan outputs dropped %s",
+                repair.added_outputs,
+                repair.dropped_outputs,
+            )
+            history[:] = paired
+        return list(history)
 
     def _commit(self, history: list[ResponseItem], items: list[ResponseItem]) -> None:
         if items:
@@ -188,7 +228,10 @@ class Kernel:
         while True:
             try:
                 prompt = Prompt(
-                    self.instructions, list(history), self.tool_specs, self.output_schema
+                    self.instructions,
+                    self._paired_input(history),
+                    self.tool_specs,
+                    self.output_schema,
                 )
                 return await self._request_once(prompt)
             except (StreamDisconnected, ResponseFailed) as err:
@@ -225,6 +268,8 @@ class Kernel:
                         )
                     case Created() | OutputItemAdded():
                         pass
+                    case _:
+                        assert_never(event)
         finally:
             await _aclose(stream)
         raise StreamDisconnected("stream closed before response.completed")

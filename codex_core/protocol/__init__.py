@@ -28,7 +28,9 @@ from codex_core.protocol.common import (
     sandbox_policy_from_mode,
 )
 from codex_core.protocol.events import (
+    ABORTED_BY_USER,
     EVENT_MSG,
+    INTERRUPTED_EXIT_CODE,
     AgentMessageDeltaEvent,
     AgentMessageEvent,
     AgentReasoningDeltaEvent,
@@ -100,6 +102,8 @@ from codex_core.protocol.ops import (
 )
 
 __all__ = [
+    "ABORTED_BY_USER",
+    "INTERRUPTED_EXIT_CODE",
     "AddChange",
     "AddToHistoryOp",
     "AgentMessageDeltaEvent",

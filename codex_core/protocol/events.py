@@ -20,6 +20,11 @@ from codex_core.protocol.common import (
 
 log = logging.getLogger(__name__)
 
+ABORTED_BY_USER = "aborted by user"
+"""The marker an interrupted command's `exec_command_end` carries (as stderr and output)."""
+INTERRUPTED_EXIT_CODE = 130
+"""The exit code reported for a command killed because the user interrupted the turn."""
+
 
 class ErrorEvent(_Model):
     """A fatal error for the turn, in one clear sentence."""
@@ -160,6 +165,8 @@ class ExecCommandEndEvent(_Model):
     duration_ms: int = 0
     formatted_output: str = ""
     timed_out: bool = False
+    interrupted: bool = False
+    """The user interrupted the turn and the command was killed (exit code 130)."""
     command: list[str] | None = None
     """The command again, so a resumed transcript can show it (begin events are not recorded)."""
 

@@ -19,7 +19,7 @@ class SessionKernelHost:
         self.sub_id = sub_id
 
     def emit(self, msg: EventMsg) -> None:
-        self.session._emit(self.sub_id, msg)
+        self.session.emit(self.sub_id, msg)
 
     def record(self, items: list[ResponseItem]) -> None:
         self.session.storage.record_items(items)

@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import logging
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from codex_core import __version__
-from codex_core.apply_patch import TurnDiffTracker
-from codex_core.client import ModelClient, ModelClientError
+from codex_core.client import ModelClient
 from codex_core.config import Config
-from codex_core.config.shell_env import create_env
 from codex_core.execpolicy import RuleSet, append_allow_rule, load_rules
-from codex_core.instructions import base_instructions
-from codex_core.kernel import Kernel, TurnAbortRequested
 from codex_core.protocol import (
     AddToHistoryOp,
-    BackgroundEvent,
     CompactOp,
     ErrorEvent,
     Event,
@@ -38,31 +32,17 @@ from codex_core.protocol import (
     ShutdownCompleteEvent,
     ShutdownOp,
     Submission,
-    TaskCompleteEvent,
-    TaskStartedEvent,
     TokenCountEvent,
     TokenUsage,
     TokenUsageInfo,
-    TurnAbortedEvent,
     UserInputOp,
-    UserMessageEvent,
     UserTurnOp,
     WarningEvent,
 )
 from codex_core.session.approvals import PendingApprovals
-from codex_core.session.compact import replacement_history, summarize
-from codex_core.session.inputs import (
-    InputError,
-    environment_changed,
-    environment_message,
-    initial_context,
-    user_input_message,
-)
-from codex_core.session.kernel_host import SessionKernelHost
 from codex_core.session.storage import SessionStorage
+from codex_core.session.turns import TurnRunner
 from codex_core.tools.context import SessionApprovals, ToolContext
-from codex_core.tools.router import ToolRouter
-from codex_core.tools.specs import default_tools
 from codex_core.turn_context import TurnContext
 
 log = logging.getLogger(__name__)
@@ -105,20 +85,21 @@ class Session:
         self.turn = turn
         self.history = history
         self.storage = storage
-        self._client_factory = client_factory
+        self.client_factory = client_factory
         self._events: asyncio.Queue[Event] = asyncio.Queue()
         self._ops: asyncio.Queue[Submission] = asyncio.Queue()
         self._ids = itertools.count(1)
-        self._approvals = PendingApprovals()
-        self._session_approvals = SessionApprovals()
+        self.approvals = PendingApprovals()
+        self.session_approvals = SessionApprovals()
         self._queued_turns: list[Submission] = []
         self._active: asyncio.Task[None] | None = None
         self._total_usage = TokenUsage()
-        self._last_usage: TokenUsage | None = None
-        self._rules: RuleSet = load_rules(config.codex_home)
-        self._tool_ctx: ToolContext | None = None
-        self._context_turn: TurnContext | None = turn if history else None
+        self.last_usage: TokenUsage | None = None
+        self.rules: RuleSet = load_rules(config.codex_home)
+        self.tool_ctx: ToolContext | None = None
+        self.context_turn: TurnContext | None = turn if history else None
         self._loop_task: asyncio.Task[None] | None = None
+        self._runner = TurnRunner(self)
 
     @property
     def rollout_path(self) -> Path | None:
@@ -165,7 +146,7 @@ class Session:
 
     def _start(self, past_events: list[dict[str, Any]] | None) -> None:
         log_id, count = self.storage.history_metadata()
-        self._emit(
+        self.emit(
             "0",
             SessionConfiguredEvent(
                 session_id=self.session_id,
@@ -183,10 +164,10 @@ class Session:
         )
         for warning in [
             *self.config.warnings,
-            *self._rules.warnings,
+            *self.rules.warnings,
             *self.storage.drain_warnings(),
         ]:
-            self._emit("0", WarningEvent(message=warning))
+            self.emit("0", WarningEvent(message=warning))
         self._loop_task = asyncio.get_running_loop().create_task(self._submission_loop())
 
     # ------------------------------------------------------------------ frontend API
@@ -203,7 +184,8 @@ class Session:
 
     # ------------------------------------------------------------------ internals
 
-    def _emit(self, sub_id: str, msg: EventMsg) -> None:
+    def emit(self, sub_id: str, msg: EventMsg) -> None:
+        """Queue an event for the frontend and record it."""
         self._events.put_nowait(Event(id=sub_id, msg=msg))
         self.storage.record_event(msg)
         for warning in self.storage.drain_warnings():
@@ -217,7 +199,7 @@ class Session:
                     return
             except Exception as err:  # a bug must not kill the session silently
                 log.exception("op %s failed", sub.op.type)
-                self._emit(sub.id, ErrorEvent(message=f"internal error: {err}"))
+                self.emit(sub.id, ErrorEvent(message=f"internal error: {err}"))
 
     async def _handle(self, sub: Submission) -> bool:
         op = sub.op
@@ -232,18 +214,18 @@ class Session:
                 if self._active is not None and not self._active.done():
                     self._active.cancel()
             case ExecApprovalOp():
-                self._approvals.resolve(op.id, op.decision)
+                self.approvals.resolve(op.id, op.decision)
                 if op.remember_prefix and op.decision in ("approved", "approved_for_session"):
                     self._remember_prefix(sub.id, op.remember_prefix)
             case PatchApprovalOp():
-                self._approvals.resolve(op.id, op.decision)
+                self.approvals.resolve(op.id, op.decision)
             case OverrideTurnContextOp():
-                self.turn = self._turn_with(op)
+                self.turn = self.turn_with(op)
             case AddToHistoryOp():
                 self.storage.append_history(self.session_id, op.text)
             case GetHistoryEntryRequestOp():
                 entry = self.storage.lookup_history(op.log_id, op.offset)
-                self._emit(
+                self.emit(
                     sub.id,
                     GetHistoryEntryResponseEvent(offset=op.offset, log_id=op.log_id, entry=entry),
                 )
@@ -255,9 +237,11 @@ class Session:
             case ShutdownOp():
                 await self._shutdown(sub.id)
                 return True
+            case _:
+                assert_never(op)
         return False
 
-    def _turn_with(self, op: UserTurnOp | OverrideTurnContextOp) -> TurnContext:
+    def turn_with(self, op: UserTurnOp | OverrideTurnContextOp) -> TurnContext:
         """The turn context with the fields `op` sets."""
         return self.turn.with_changes(
             cwd=Path(op.cwd) if op.cwd else None,
@@ -271,14 +255,15 @@ class Session:
     def _remember_prefix(self, sub_id: str, prefix: list[str]) -> None:
         try:
             append_allow_rule(self.config.codex_home, prefix)
-            self._rules = load_rules(self.config.codex_home)
-            if self._tool_ctx is not None:  # the running turn sees the new rule at once
-                self._tool_ctx.rules = self._rules
+            self.rules = load_rules(self.config.codex_home)
+            if self.tool_ctx is not None:  # the running turn sees the new rule at once
+                self.tool_ctx.rules = self.rules
         except OSError as err:
-            self._emit(sub_id, WarningEvent(message=f"could not save the rule: {err.strerror}"))
+            self.emit(sub_id, WarningEvent(message=f"could not save the rule: {err.strerror}"))
 
     def _start_turn(self, sub: Submission) -> None:
-        work = self._run_compact(sub) if isinstance(sub.op, CompactOp) else self._run_turn(sub)
+        runner = self._runner
+        work = runner.run_compact(sub) if isinstance(sub.op, CompactOp) else runner.run_turn(sub)
         self._active = asyncio.get_running_loop().create_task(work)
         self._active.add_done_callback(lambda _task: self._turn_finished())
 
@@ -286,106 +271,8 @@ class Session:
         if self._queued_turns:
             self._start_turn(self._queued_turns.pop(0))
 
-    async def _run_turn(self, sub: Submission) -> None:
-        op = sub.op
-        assert isinstance(op, UserTurnOp | UserInputOp)
-        if isinstance(op, UserTurnOp):
-            self.turn = self._turn_with(op)
-        turn = self.turn
-        emit: Callable[[EventMsg], None] = lambda msg: self._emit(sub.id, msg)  # noqa: E731
-        try:
-            message, text, images = user_input_message(op.items, turn.cwd)
-        except InputError as err:
-            emit(ErrorEvent(message=str(err)))
-            return
-        new_items: list[ResponseItem] = []
-        if self._context_turn is None:
-            new_items.extend(initial_context(turn, self.config.project_doc_max_bytes))
-        elif environment_changed(self._context_turn, turn):
-            new_items.append(environment_message(turn))
-        self._context_turn = turn
-        new_items.append(message)
-        self.storage.record_turn_context(turn)
-        emit(TaskStartedEvent(model_context_window=self._context_window()))
-        emit(UserMessageEvent(message=text, images=images or None))
-        client = self._client_factory(self.config, self.session_id, turn)
-        kernel = Kernel(
-            model=client,
-            tools=ToolRouter(self._tool_context(sub.id, turn)),
-            host=SessionKernelHost(self, sub.id),
-            instructions=self.config.base_instructions or base_instructions(),
-            tool_specs=default_tools(turn.approval_policy),
-            stream_max_retries=self.config.model_provider.effective_stream_max_retries,
-            output_schema=op.final_output_json_schema if isinstance(op, UserTurnOp) else None,
-        )
-        try:
-            result = await kernel.run_turn(self.history, new_items)
-        except asyncio.CancelledError:
-            self._approvals.cancel_all()
-            emit(TurnAbortedEvent(reason="interrupted"))
-            await self.storage.flush()
-            return
-        except TurnAbortRequested:
-            self._approvals.cancel_all()
-            emit(TurnAbortedEvent(reason="interrupted"))
-        except ModelClientError as err:
-            emit(ErrorEvent(message=str(err)))
-            emit(TaskCompleteEvent(last_agent_message=None))
-        else:
-            if self._needs_auto_compact(result.usage):
-                await self._compact(emit, client)
-            emit(TaskCompleteEvent(last_agent_message=result.last_agent_message))
-            self.storage.notify(self.config.notify, sub.id, text, result.last_agent_message)
-        finally:
-            await client.aclose()
-        await self.storage.flush()
-
-    async def _run_compact(self, sub: Submission) -> None:
-        emit: Callable[[EventMsg], None] = lambda msg: self._emit(sub.id, msg)  # noqa: E731
-        emit(TaskStartedEvent(model_context_window=self._context_window()))
-        client = self._client_factory(self.config, self.session_id, self.turn)
-        try:
-            await self._compact(emit, client)
-        except asyncio.CancelledError:
-            emit(TurnAbortedEvent(reason="interrupted"))
-            return
-        finally:
-            await client.aclose()
-        emit(TaskCompleteEvent(last_agent_message=None))
-        await self.storage.flush()
-
-    async def _compact(self, emit: Callable[[EventMsg], None], client: ModelClient) -> None:
-        instructions = self.config.base_instructions or base_instructions()
-        try:
-            summary = await summarize(client, instructions, self.history)
-        except ModelClientError as err:
-            emit(ErrorEvent(message=f"compaction failed: {err}"))
-            return
-        self.history[:] = replacement_history(self.history, summary)
-        self.storage.record_compacted(summary, self.history)
-        emit(BackgroundEvent(message="Conversation compacted: earlier turns were summarised."))
-
-    def _needs_auto_compact(self, usage: TokenUsage) -> bool:
-        window = self._context_window()
-        last = self._last_usage
-        return window is not None and last is not None and last.total_tokens >= 0.9 * window
-
-    def _tool_context(self, sub_id: str, turn: TurnContext) -> ToolContext:
-        emit: Callable[[EventMsg], None] = lambda msg: self._emit(sub_id, msg)  # noqa: E731
-        self._tool_ctx = ToolContext(
-            turn=turn,
-            codex_home=self.config.codex_home,
-            env=create_env(self.config.shell_environment_policy),
-            emit=emit,
-            request_exec_approval=functools.partial(self._approvals.ask_exec, emit),
-            request_patch_approval=functools.partial(self._approvals.ask_patch, emit),
-            approvals=self._session_approvals,
-            diff_tracker=TurnDiffTracker(),
-            rules=self._rules,
-        )
-        return self._tool_ctx
-
-    def _context_window(self) -> int | None:
+    def context_window(self) -> int | None:
+        """The model's context window, if known."""
         from codex_core.model_family import context_window_for
 
         return self.config.model_context_window or context_window_for(self.turn.model)
@@ -395,13 +282,13 @@ class Session:
         if usage is None:
             return
         self._total_usage = self._total_usage + usage
-        self._last_usage = usage
+        self.last_usage = usage
         info = TokenUsageInfo(
             total_token_usage=self._total_usage,
             last_token_usage=usage,
-            model_context_window=self._context_window(),
+            model_context_window=self.context_window(),
         )
-        self._emit(sub_id, TokenCountEvent(info=info))
+        self.emit(sub_id, TokenCountEvent(info=info))
 
     async def _shutdown(self, sub_id: str) -> None:
         self._queued_turns.clear()
@@ -412,7 +299,7 @@ class Session:
             except asyncio.CancelledError:
                 pass
         await self.storage.close()
-        self._emit(sub_id, ShutdownCompleteEvent())
+        self.emit(sub_id, ShutdownCompleteEvent())
 
 
 __all__ = ["Session", "__version__"]

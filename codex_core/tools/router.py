@@ -1,56 +1,103 @@
-"""Routes each tool call to its handler; unknown tools and bad arguments go back to the model."""
+"""The default tool registry and the router the kernel calls through (its ToolHost)."""
 
 from __future__ import annotations
 
 from codex_core.apply_patch import ApplyPatchError, extract_apply_patch_from_shell
 from codex_core.kernel import ToolCall
 from codex_core.tools.context import ToolContext
+from codex_core.tools.errors import RespondToModel
 from codex_core.tools.patch import patch_input_from_arguments, run_apply_patch
 from codex_core.tools.plan import run_update_plan
-from codex_core.tools.shell import ShellArgs, ToolArgumentError, parse_shell_args, run_shell
+from codex_core.tools.registry import ToolEntry, ToolRegistry
+from codex_core.tools.shell import ShellArgs, parse_shell_args, run_shell
+from codex_core.tools.specs import apply_patch_tool, shell_tool, update_plan_tool
+
+PATCH_PATH_MARKERS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
+
+
+def _shell_args(call: ToolCall) -> ShellArgs:
+    if call.action is not None:
+        return ShellArgs(
+            command=call.action.command,
+            workdir=call.action.working_directory,
+            timeout_ms=call.action.timeout_ms,
+        )
+    return parse_shell_args(call.payload)
+
+
+def _refuse_nul_in_patch_paths(patch_text: str) -> None:
+    for line in patch_text.splitlines():
+        if line.startswith(PATCH_PATH_MARKERS) and "\0" in line:
+            raise RespondToModel(f"invalid path in patch (NUL byte): {line.replace(chr(0), '␀')}")
+
+
+async def handle_shell(ctx: ToolContext, call: ToolCall) -> str:
+    """`shell`, `container.exec` and `local_shell`; an embedded apply_patch goes to the patcher."""
+    args = _shell_args(call)
+    if any("\0" in arg for arg in args.command) or "\0" in (args.workdir or ""):
+        raise RespondToModel("`command` and `workdir` must not contain NUL bytes")
+    embedded = extract_apply_patch_from_shell(args.command)
+    if embedded is not None:
+        patch_text, cd = embedded
+        _refuse_nul_in_patch_paths(patch_text)
+        workdir = cd if cd is not None else args.workdir
+        if cd is not None and args.workdir:
+            workdir = str(ctx.resolve(args.workdir) / cd)
+        return await run_apply_patch(ctx, call.call_id, patch_text, workdir)
+    return await run_shell(ctx, call.call_id, args)
+
+
+async def handle_apply_patch(ctx: ToolContext, call: ToolCall) -> str:
+    """`apply_patch`, freeform (custom) or as a function taking `{"input": …}`."""
+    if call.kind == "custom":
+        patch_text = call.payload
+    else:
+        try:
+            patch_text = patch_input_from_arguments(call.payload)
+        except ApplyPatchError as err:
+            raise RespondToModel(str(err)) from None
+    _refuse_nul_in_patch_paths(patch_text)
+    return await run_apply_patch(ctx, call.call_id, patch_text, None)
+
+
+async def handle_update_plan(ctx: ToolContext, call: ToolCall) -> str:
+    """`update_plan`: forwards the plan to frontends."""
+    return run_update_plan(ctx, call.payload)
+
+
+def default_registry() -> ToolRegistry:
+    """Every tool this build offers or accepts."""
+    registry = ToolRegistry()
+    for entry in (
+        ToolEntry("shell", handle_shell, shell_tool, mutating=True, approval="exec"),
+        ToolEntry("container.exec", handle_shell, None, mutating=True, approval="exec"),
+        ToolEntry("local_shell", handle_shell, None, mutating=True, approval="exec"),
+        ToolEntry(
+            "apply_patch",
+            handle_apply_patch,
+            lambda _policy: apply_patch_tool(),
+            mutating=True,
+            approval="patch",
+        ),
+        ToolEntry(
+            "update_plan",
+            handle_update_plan,
+            lambda _policy: update_plan_tool(),
+            mutating=False,
+            approval="none",
+        ),
+    ):
+        registry.register(entry)
+    return registry
 
 
 class ToolRouter:
-    """The kernel's ToolHost for one turn."""
+    """The kernel's ToolHost for one turn: looks the call up and runs its handler."""
 
-    def __init__(self, ctx: ToolContext) -> None:
+    def __init__(self, ctx: ToolContext, registry: ToolRegistry | None = None) -> None:
         self.ctx = ctx
+        self.registry = registry if registry is not None else default_registry()
 
     async def call(self, call: ToolCall) -> str:
-        """Run `call` and return the text for its output item."""
-        ctx = self.ctx
-        if call.name in ("shell", "container.exec") or call.kind == "local_shell":
-            try:
-                args = self._shell_args(call)
-            except ToolArgumentError as err:
-                return str(err)
-            embedded = extract_apply_patch_from_shell(args.command)
-            if embedded is not None:
-                patch_text, cd = embedded
-                workdir = cd if cd is not None else args.workdir
-                if cd is not None and args.workdir:
-                    workdir = str(ctx.resolve(args.workdir) / cd)
-                return await run_apply_patch(ctx, call.call_id, patch_text, workdir)
-            return await run_shell(ctx, call.call_id, args)
-        if call.name == "apply_patch":
-            if call.kind == "custom":
-                patch_text = call.payload
-            else:
-                try:
-                    patch_text = patch_input_from_arguments(call.payload)
-                except ApplyPatchError as err:
-                    return str(err)
-            return await run_apply_patch(ctx, call.call_id, patch_text, None)
-        if call.name == "update_plan":
-            return run_update_plan(ctx, call.payload)
-        return f"unsupported call: {call.name}"
-
-    @staticmethod
-    def _shell_args(call: ToolCall) -> ShellArgs:
-        if call.action is not None:
-            return ShellArgs(
-                command=call.action.command,
-                workdir=call.action.working_directory,
-                timeout_ms=call.action.timeout_ms,
-            )
-        return parse_shell_args(call.payload)
+        """Run `call`; returns its output text or raises a `codex_core.tools.errors` error."""
+        return await self.registry.lookup(call).handler(self.ctx, call)

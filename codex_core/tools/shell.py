@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,8 +20,9 @@ from codex_core.exec import (
     select_sandbox,
 )
 from codex_core.execpolicy import suggest_prefix
-from codex_core.kernel import TurnAbortRequested
 from codex_core.protocol import (
+    ABORTED_BY_USER,
+    INTERRUPTED_EXIT_CODE,
     ExecCommandBeginEvent,
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
@@ -32,13 +35,16 @@ from codex_core.safety import (
     should_ask_after_denial,
 )
 from codex_core.tools.context import ToolContext
+from codex_core.tools.errors import RespondToModel, TurnAbortRequested
 
 log = logging.getLogger(__name__)
 
+PARTIAL_OUTPUT_CHARS = 64 * 1024
+"""Output kept for the end event of an interrupted command (the live deltas carry it all)."""
 DENIAL_QUESTION = "command failed in the sandbox; run it without the sandbox?"
 
 
-class ToolArgumentError(ValueError):
+class ToolArgumentError(RespondToModel, ValueError):
     """The model sent arguments the tool cannot use; the message goes back to the model."""
 
 
@@ -157,8 +163,11 @@ async def _run_with_events(
     ctx: ToolContext, call_id: str, args: ShellArgs, cwd: Path, sandbox: SandboxType
 ) -> ExecResult:
     ctx.emit(ExecCommandBeginEvent(call_id=call_id, command=args.command, cwd=str(cwd)))
+    seen: list[str] = []
 
     def on_output(stream: Any, chunk: str) -> None:
+        if sum(map(len, seen)) < PARTIAL_OUTPUT_CHARS:
+            seen.append(chunk)
         ctx.emit(ExecCommandOutputDeltaEvent(call_id=call_id, stream=stream, chunk=chunk))
 
     params = ExecParams(
@@ -167,6 +176,7 @@ async def _run_with_events(
         timeout_ms=args.timeout_ms or ctx.turn.shell_timeout_ms,
         env=dict(ctx.env),
     )
+    started = time.monotonic()
     try:
         result = await run_exec(
             params,
@@ -186,6 +196,23 @@ async def _run_with_events(
             timed_out=False,
             sandbox_denied=False,
         )
+    except asyncio.CancelledError:
+        # run_exec killed the process group; the begin event still needs its end.
+        partial = "".join(seen)
+        sep = "" if not partial or partial.endswith("\n") else "\n"
+        ctx.emit(
+            ExecCommandEndEvent(
+                call_id=call_id,
+                stderr=ABORTED_BY_USER,
+                aggregated_output=f"{partial}{sep}{ABORTED_BY_USER}\n",
+                exit_code=INTERRUPTED_EXIT_CODE,
+                duration_ms=int((time.monotonic() - started) * 1000),
+                formatted_output=ABORTED_BY_USER,
+                interrupted=True,
+                command=args.command,
+            )
+        )
+        raise
     ctx.emit(
         ExecCommandEndEvent(
             call_id=call_id,

@@ -98,8 +98,3 @@ def update_plan_tool() -> ToolSpec:
             "additionalProperties": False,
         },
     )
-
-
-def default_tools(approval_policy: AskForApproval) -> list[ToolSpec]:
-    """The tools every turn offers."""
-    return [shell_tool(approval_policy), apply_patch_tool(), update_plan_tool()]

@@ -1,0 +1,177 @@
+"""Running one turn (or a compaction) for a Session: kernel wiring and how a turn ends.
+
+Every turn ends with exactly one of `task_complete` or `turn_aborted`, whatever happens
+inside: a model error, a fatal tool error, an approval abort, an interrupt, or a bug (logged
+with its traceback and shown as one `error` line).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from codex_core.apply_patch import TurnDiffTracker
+from codex_core.client import ModelClient, ModelClientError
+from codex_core.config.shell_env import create_env
+from codex_core.instructions import base_instructions
+from codex_core.kernel import Kernel
+from codex_core.protocol import (
+    BackgroundEvent,
+    ErrorEvent,
+    EventMsg,
+    ResponseItem,
+    Submission,
+    TaskCompleteEvent,
+    TaskStartedEvent,
+    TokenUsage,
+    TurnAbortedEvent,
+    UserInputOp,
+    UserMessageEvent,
+    UserTurnOp,
+)
+from codex_core.session.compact import replacement_history, summarize
+from codex_core.session.inputs import (
+    InputError,
+    environment_changed,
+    environment_message,
+    initial_context,
+    user_input_message,
+)
+from codex_core.session.kernel_host import SessionKernelHost
+from codex_core.tools.context import ToolContext
+from codex_core.tools.errors import FatalToolError, TurnAbortRequested
+from codex_core.tools.router import ToolRouter, default_registry
+from codex_core.turn_context import TurnContext
+
+if TYPE_CHECKING:
+    from codex_core.session.session import Session
+
+log = logging.getLogger(__name__)
+
+INTERNAL_ERROR = "internal error: {err}; the turn was stopped (run with --debug or see the log)"
+
+
+class TurnRunner:
+    """Runs the turns of one session, one at a time."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+
+    async def run_turn(self, sub: Submission) -> None:
+        """A user turn: context, user message, kernel loop, then exactly one ending event."""
+        s = self.session
+        op = sub.op
+        assert isinstance(op, UserTurnOp | UserInputOp)
+        if isinstance(op, UserTurnOp):
+            s.turn = s.turn_with(op)
+        turn = s.turn
+        emit: Callable[[EventMsg], None] = lambda msg: s.emit(sub.id, msg)  # noqa: E731
+        try:
+            message, text, images = user_input_message(op.items, turn.cwd)
+        except InputError as err:
+            emit(ErrorEvent(message=str(err)))
+            return
+        new_items: list[ResponseItem] = []
+        if s.context_turn is None:
+            new_items.extend(initial_context(turn, s.config.project_doc_max_bytes))
+        elif environment_changed(s.context_turn, turn):
+            new_items.append(environment_message(turn))
+        s.context_turn = turn
+        new_items.append(message)
+        s.storage.record_turn_context(turn)
+        emit(TaskStartedEvent(model_context_window=s.context_window()))
+        emit(UserMessageEvent(message=text, images=images or None))
+        client = s.client_factory(s.config, s.session_id, turn)
+        registry = default_registry()
+        kernel = Kernel(
+            model=client,
+            tools=ToolRouter(self.tool_context(sub.id, turn), registry),
+            host=SessionKernelHost(s, sub.id),
+            instructions=s.config.base_instructions or base_instructions(),
+            tool_specs=registry.specs(turn.approval_policy),
+            stream_max_retries=s.config.model_provider.effective_stream_max_retries,
+            output_schema=op.final_output_json_schema if isinstance(op, UserTurnOp) else None,
+        )
+        try:
+            result = await kernel.run_turn(s.history, new_items)
+        except asyncio.CancelledError:
+            s.approvals.cancel_all()
+            emit(TurnAbortedEvent(reason="interrupted"))
+            await s.storage.flush()
+            return
+        except TurnAbortRequested:
+            s.approvals.cancel_all()
+            emit(TurnAbortedEvent(reason="interrupted"))
+        except (ModelClientError, FatalToolError) as err:
+            emit(ErrorEvent(message=str(err)))
+            emit(TaskCompleteEvent(last_agent_message=None))
+        except Exception as err:  # a bug must end the turn visibly, never hang it
+            log.exception("turn %s failed", sub.id)
+            s.approvals.cancel_all()
+            emit(ErrorEvent(message=INTERNAL_ERROR.format(err=err)))
+            emit(TaskCompleteEvent(last_agent_message=None))
+        else:
+            if self._needs_auto_compact(result.usage):
+                await self.compact(emit, client)
+            emit(TaskCompleteEvent(last_agent_message=result.last_agent_message))
+            s.storage.notify(s.config.notify, sub.id, text, result.last_agent_message)
+        finally:
+            await client.aclose()
+        await s.storage.flush()
+
+    async def run_compact(self, sub: Submission) -> None:
+        """A `compact` op: summarise the history as a turn of its own."""
+        s = self.session
+        emit: Callable[[EventMsg], None] = lambda msg: s.emit(sub.id, msg)  # noqa: E731
+        emit(TaskStartedEvent(model_context_window=s.context_window()))
+        client = s.client_factory(s.config, s.session_id, s.turn)
+        try:
+            await self.compact(emit, client)
+        except asyncio.CancelledError:
+            emit(TurnAbortedEvent(reason="interrupted"))
+            return
+        except Exception as err:  # a bug must end the turn visibly, never hang it
+            log.exception("compaction %s failed", sub.id)
+            emit(ErrorEvent(message=INTERNAL_ERROR.format(err=err)))
+        finally:
+            await client.aclose()
+        emit(TaskCompleteEvent(last_agent_message=None))
+        await s.storage.flush()
+
+    async def compact(self, emit: Callable[[EventMsg], None], client: ModelClient) -> None:
+        """Replace the history with a summary of it."""
+        s = self.session
+        instructions = s.config.base_instructions or base_instructions()
+        try:
+            summary = await summarize(client, instructions, s.history)
+        except ModelClientError as err:
+            emit(ErrorEvent(message=f"compaction failed: {err}"))
+            return
+        s.history[:] = replacement_history(s.history, summary)
+        s.storage.record_compacted(summary, s.history)
+        emit(BackgroundEvent(message="Conversation compacted: earlier turns were summarised."))
+
+    def _needs_auto_compact(self, usage: TokenUsage) -> bool:
+        window = self.session.context_window()
+        last = self.session.last_usage
+        return window is not None and last is not None and last.total_tokens >= 0.9 * window
+
+    def tool_context(self, sub_id: str, turn: TurnContext) -> ToolContext:
+        """What the turn's tool handlers may use."""
+        s = self.session
+        emit: Callable[[EventMsg], None] = lambda msg: s.emit(sub_id, msg)  # noqa: E731
+        s.tool_ctx = ToolContext(
+            turn=turn,
+            codex_home=s.config.codex_home,
+            env=create_env(s.config.shell_environment_policy),
+            emit=emit,
+            request_exec_approval=functools.partial(s.approvals.ask_exec, emit),
+            request_patch_approval=functools.partial(s.approvals.ask_patch, emit),
+            approvals=s.session_approvals,
+            diff_tracker=TurnDiffTracker(),
+            rules=s.rules,
+        )
+        return s.tool_ctx
