@@ -18,7 +18,7 @@ from codex_core.client.errors import (
     Unauthorized,
     UsageLimitReached,
 )
-from codex_core.client.retry import parse_retry_after, retry_after_from_message
+from codex_core.client.retry import exceeds_cap, parse_retry_after, retry_after_from_message
 from codex_core.model_provider import ModelProviderInfo
 
 CONTEXT_CODES = frozenset({"context_length_exceeded"})
@@ -149,8 +149,8 @@ def final_http_error(
     if failure.retryable:
         what = "kept rate-limiting the request" if status == 429 else f"failed with HTTP {status}"
         message = (
-            f"{provider.name} {what} after {retries} retries ({detail}); try again later or raise "
-            "request_max_retries for this provider in config.toml."
+            f"{provider.name} {what} after {retries} retries ({detail}){_asked(failure)}; try "
+            "again later or raise request_max_retries for this provider in config.toml."
         )
     elif status == 404:
         message = (
@@ -160,6 +160,20 @@ def final_http_error(
     else:
         message = f"{provider.name} rejected the request with HTTP {status}: {detail}."
     return RequestFailed(message, status=status, server_message=detail)
+
+
+def _asked(failure: HttpFailure) -> str:
+    """A note when the server asked for a longer wait than codex makes."""
+    if not exceeds_cap(failure.retry_after):
+        return ""
+    return f" and asked to wait {_duration(failure.retry_after or 0.0)}, longer than codex waits"
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("years", 365 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= 2 * size:
+            return f"{seconds / size:.0f} {unit}" if seconds < 1e12 else "for ever"
+    return f"{seconds:.0f} s"
 
 
 def unreachable_error(
@@ -210,4 +224,12 @@ def wrong_content_type_error(
     return InvalidResponse(
         f"{provider.name} answered {url} with {content_type or 'no content type'} instead of an "
         f"event stream ({detail}); check that base_url points to an OpenAI-compatible API."
+    )
+
+
+def too_large_error(provider: ModelProviderInfo, what: str, limit: int) -> InvalidResponse:
+    """The error for a stream line or event beyond the decoder's size limit (not retried)."""
+    return InvalidResponse(
+        f"{provider.name} sent a stream {what} larger than {limit // (1024 * 1024)} MiB, which "
+        "codex refuses to buffer; check that base_url points to an OpenAI-compatible API."
     )

@@ -26,19 +26,22 @@ from codex_core.client.failures import (
     missing_key_error,
     one_line,
     read_http_failure,
+    too_large_error,
     unreachable_error,
     wrong_content_type_error,
 )
 from codex_core.client.prompt import Prompt
 from codex_core.client.responses import ResponsesStream, responses_body
 from codex_core.client.retry import backoff_delay
-from codex_core.client.sse import SseDecoder
+from codex_core.client.sse import SseDecoder, SseTooLarge
 from codex_core.model_provider import ModelProviderInfo
 
 log = logging.getLogger(__name__)
 
 ORIGINATOR = "codex_cli_py"
 CONNECT_TIMEOUT_S = 30.0
+# Error bodies are only summarised in one line: never hold more of them than this.
+MAX_ERROR_BODY_BYTES = 64 * 1024
 
 
 @functools.cache
@@ -146,9 +149,7 @@ class ModelClient:
             if attempt >= max_retries:
                 raise outcome.error
             attempt += 1
-            delay = outcome.retry_after
-            if delay is None:
-                delay = backoff_delay(attempt)
+            delay = backoff_delay(attempt, outcome.retry_after)
             log.info("retrying model request %d/%d in %.2fs", attempt, max_retries, delay)
             yield RetryNotice(attempt, max_retries, delay, outcome.reason)
             await self._sleep(delay)
@@ -187,10 +188,7 @@ class ModelClient:
         if response.is_success:
             return response
         try:
-            async with asyncio.timeout(idle):
-                body = await response.aread()
-        except (TimeoutError, httpx.HTTPError):
-            body = b""
+            body = await _read_head_of_body(response, idle)
         finally:
             await response.aclose()
         failure = read_http_failure(response.status_code, response.headers, body)
@@ -204,11 +202,7 @@ class ModelClient:
         content_type = response.headers.get("content-type", "")
         idle = self.provider.effective_stream_idle_timeout_s
         if content_type and "event-stream" not in content_type.lower():
-            try:
-                async with asyncio.timeout(idle):
-                    body = await response.aread()
-            except (TimeoutError, httpx.HTTPError):
-                body = b""
+            body = await _read_head_of_body(response, idle)
             raise wrong_content_type_error(self.provider, self.url, content_type, body)
         translator = (
             ResponsesStream(self.provider)
@@ -237,7 +231,10 @@ class ModelClient:
                     f"The connection to {self.provider.name} dropped mid-response "
                     f"({one_line(str(err) or type(err).__name__, 80)}); check your network."
                 ) from None
-            sse_events = decoder.feed(chunk) if chunk is not None else decoder.finish()
+            try:
+                sse_events = decoder.feed(chunk) if chunk is not None else decoder.finish()
+            except SseTooLarge as err:
+                raise too_large_error(self.provider, err.what, err.limit) from None
             if sse_events:
                 deadline = loop.time() + idle
             for sse in sse_events:
@@ -249,3 +246,19 @@ class ModelClient:
                 for event in translator.finish():
                     yield event
                 return
+
+
+async def _read_head_of_body(response: httpx.Response, timeout_s: float) -> bytes:
+    """The first `MAX_ERROR_BODY_BYTES` of a body (empty if it stalls or breaks)."""
+    parts: list[bytes] = []
+    size = 0
+    try:
+        async with asyncio.timeout(timeout_s):
+            async for chunk in response.aiter_bytes():
+                parts.append(chunk)
+                size += len(chunk)
+                if size >= MAX_ERROR_BODY_BYTES:
+                    break
+    except (TimeoutError, httpx.HTTPError):
+        pass
+    return b"".join(parts)[:MAX_ERROR_BODY_BYTES]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from datetime import UTC, datetime
 
@@ -20,7 +21,12 @@ from codex_core.client.failures import (
     read_http_failure,
     wrong_content_type_error,
 )
-from codex_core.client.retry import backoff_delay, parse_retry_after, retry_after_from_message
+from codex_core.client.retry import (
+    MAX_DELAY_S,
+    backoff_delay,
+    parse_retry_after,
+    retry_after_from_message,
+)
 from codex_core.model_provider import built_in_model_providers
 
 OPENAI = built_in_model_providers({})["openai"]
@@ -28,13 +34,35 @@ OSS = built_in_model_providers({})["oss"]
 URL = "https://api.example/v1/responses"
 
 
-def test_retry_backoff_is_full_jitter_under_a_doubling_ceiling() -> None:
+def test_retry_backoff_doubles_with_ten_percent_jitter_under_a_cap() -> None:
     rng = random.Random(7)
-    for attempt, ceiling in [(1, 0.2), (2, 0.4), (3, 0.8), (4, 1.6)]:
-        delays = [backoff_delay(attempt, rng) for _ in range(200)]
-        assert all(0.0 <= d <= ceiling for d in delays)
-        assert max(delays) > ceiling * 0.8
-    assert backoff_delay(500, rng) <= 60.0
+    for attempt, base in [(1, 0.2), (2, 0.4), (3, 0.8), (4, 1.6)]:
+        delays = [backoff_delay(attempt, rng=rng) for _ in range(200)]
+        assert all(base * 0.9 <= d <= base * 1.1 for d in delays)
+        assert max(delays) - min(delays) > base * 0.1  # jittered, not constant
+    assert backoff_delay(500, rng=rng) == MAX_DELAY_S
+
+
+@pytest.mark.parametrize(
+    ("retry_after", "expected"),
+    [(3.0, 3.0), (0.0, 0.0), (-5.0, 0.0), (1e9, MAX_DELAY_S), (math.inf, MAX_DELAY_S)],
+)
+def test_retry_backoff_honours_the_server_hint_up_to_the_cap(
+    retry_after: float, expected: float
+) -> None:
+    assert backoff_delay(1, retry_after) == expected
+
+
+def test_retry_backoff_ignores_a_nan_hint() -> None:
+    assert 0.18 <= backoff_delay(1, math.nan) <= 0.22
+
+
+def test_retry_kernel_default_backoff_is_the_client_policy() -> None:
+    from codex_core.kernel import default_backoff
+
+    assert default_backoff(1, 1e9) == MAX_DELAY_S
+    assert default_backoff(3, 2.5) == 2.5
+    assert 0.72 <= default_backoff(3) <= 0.88
 
 
 @pytest.mark.parametrize(
@@ -45,6 +73,9 @@ def test_retry_backoff_is_full_jitter_under_a_doubling_ceiling() -> None:
         ({"retry-after-ms": "250", "Retry-After": "9"}, 0.25),
         ({"Retry-After": "Wed, 01 Jan 2025 00:00:10 GMT"}, 10.0),
         ({"Retry-After": "soon"}, None),
+        ({"Retry-After": "nan"}, None),
+        ({"Retry-After": "1000000000"}, 1e9),
+        ({"Retry-After": "Fri, 31 Dec 9999 23:59:59 GMT"}, 251666611199.0),
         ({}, None),
     ],
 )

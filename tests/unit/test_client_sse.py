@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from codex_core.client.sse import SseDecoder, SseEvent, decode_all
+from codex_core.client.sse import MAX_EVENT_CHARS, SseDecoder, SseEvent, SseTooLarge, decode_all
 
 
 def test_sse_decodes_named_and_unnamed_events() -> None:
@@ -136,3 +137,34 @@ def test_sse_any_bytes_decode_the_same_however_chunked(body: bytes, cuts: list[i
     points = sorted({c % (len(body) + 1) for c in cuts})
     chunks = [body[a:b] for a, b in zip([0, *points], [*points, len(body)], strict=True)]
     assert decode_all(chunks) == decode_all([body])
+
+
+def test_sse_line_longer_than_the_limit_raises_while_it_streams() -> None:
+    decoder = SseDecoder(max_chars=100)
+    decoder.feed(b"data: " + b"x" * 60)
+    with pytest.raises(SseTooLarge) as raised:
+        decoder.feed(b"x" * 60)
+    assert (raised.value.what, raised.value.limit) == ("line", 100)
+
+
+def test_sse_line_at_the_limit_is_accepted_in_any_chunking() -> None:
+    line = b"data: " + b"y" * 94  # exactly 100 characters
+    assert decode_all([line + b"\n\n"], max_chars=100) == [SseEvent(None, "y" * 94)]
+    chunks = [line[i : i + 7] for i in range(0, len(line), 7)] + [b"\r", b"\n\n"]
+    assert decode_all(chunks, max_chars=100) == [SseEvent(None, "y" * 94)]
+
+
+def test_sse_event_of_many_data_lines_is_bounded_too() -> None:
+    body = b"data: 0123456789\n" * 20 + b"\n"
+    with pytest.raises(SseTooLarge) as raised:
+        decode_all([body], max_chars=100)
+    assert raised.value.what == "event"
+    assert decode_all([b"data: 0123456789\n" * 9 + b"\n"], max_chars=100) == [
+        SseEvent(None, "\n".join(["0123456789"] * 9))
+    ]
+
+
+def test_sse_default_limit_is_generous_for_real_responses() -> None:
+    assert MAX_EVENT_CHARS == 16 * 1024 * 1024
+    big = "z" * (4 * 1024 * 1024)
+    assert decode_all([f"data: {big}\n\n".encode()]) == [SseEvent(None, big)]
