@@ -5,12 +5,15 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from sandbox_helper.policy import HelperPolicy, WritableRoot, writable_roots
+from sandbox_helper.policy import WORKSPACE_WRITE, HelperPolicy, WritableRoot, writable_roots
 
 SANDBOX_EXEC = "/usr/bin/sandbox-exec"
 
 # Deny by default; let the command run programs, read the file system, talk to the
-# services libc needs for user/group lookups and terminals, and nothing else.
+# services libc needs for user/group lookups and terminals, and nothing else. Signals and
+# process inspection reach only processes of the same sandbox; outside the writable roots
+# the only writes are data to /dev/null and the terminal (`file-write-data`, never the
+# `file-write*` family that includes chmod, chown, utimes, xattrs and flags).
 BASE_PROFILE = """(version 1)
 (deny default)
 (allow process-exec)
@@ -24,7 +27,7 @@ BASE_PROFILE = """(version 1)
 (allow ipc-posix-sem)
 (allow ipc-posix-shm-read-data ipc-posix-shm-write-data ipc-posix-shm-write-create)
 (allow pseudo-tty)
-(allow file-read* file-write* file-ioctl (literal "/dev/ptmx") (regex #"^/dev/ttys[0-9]+$"))
+(allow file-read* file-write-data file-ioctl (literal "/dev/ptmx") (regex #"^/dev/ttys[0-9]+$"))
 (allow mach-lookup
   (global-name "com.apple.system.opendirectoryd.libinfo")
   (global-name "com.apple.system.logger")
@@ -47,20 +50,25 @@ def build_profile(policy: HelperPolicy, roots: list[WritableRoot]) -> tuple[str,
 
     Paths travel as parameters (`WRITABLE_ROOT_<i>`, `WRITABLE_ROOT_<i>_RO_<j>`) so they
     never need quoting inside the profile. `roots` should already be canonical (realpath),
-    because Seatbelt matches resolved paths (e.g. /private/tmp for /tmp).
+    because Seatbelt matches resolved paths (e.g. /private/tmp for /tmp). Every read-only
+    subpath is carved out of every root it lies under, whichever root listed it (a
+    worktree's git directory under /tmp stays read-only although the worktree is in cwd);
+    a `subpath` also matches the path itself, so a protected entry that does not exist
+    cannot be created and one that does cannot be replaced, renamed or re-pointed.
     """
     profile = BASE_PROFILE
     params: dict[str, str] = {}
     if policy.has_full_disk_write:
         profile += '(allow file-write* (regex #"^/"))\n'
-    elif roots:
+    elif roots and policy.mode == WORKSPACE_WRITE:  # read-only writes nothing, whatever roots
+        protected = list(dict.fromkeys(p for root in roots for p in root.read_only_subpaths))
         clauses: list[str] = []
         for i, root in enumerate(roots):
             name = f"WRITABLE_ROOT_{i}"
             params[name] = root.root
             excluded: list[str] = []
-            for j, sub in enumerate(root.read_only_subpaths):
-                sub_name = f"{name}_RO_{j}"
+            for sub in (p for p in protected if _is_under(p, root.root)):
+                sub_name = f"{name}_RO_{len(excluded)}"
                 params[sub_name] = sub
                 excluded.append(f'(require-not (subpath (param "{sub_name}")))')
             if excluded:
@@ -73,17 +81,56 @@ def build_profile(policy: HelperPolicy, roots: list[WritableRoot]) -> tuple[str,
     return profile, params
 
 
+def _is_under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def git_pointer_targets(dot_git: str) -> list[str]:
+    """The git directory a worktree's `.git` file points at, and its shared common dir.
+
+    Hooks and config live there, so they must stay read-only like a `.git` directory.
+    Returns [] when `dot_git` is not a readable `gitdir:` file.
+    """
+    try:
+        with open(dot_git, encoding="utf-8") as handle:
+            first = handle.readline().strip()
+    except (OSError, UnicodeDecodeError):
+        return []
+    if not first.startswith("gitdir:"):
+        return []
+    gitdir = os.path.realpath(
+        os.path.join(os.path.dirname(dot_git), first[len("gitdir:") :].strip())
+    )
+    targets = [gitdir]
+    try:
+        with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as handle:
+            common = handle.readline().strip()
+    except (OSError, UnicodeDecodeError):
+        common = ""
+    if common:
+        targets.append(os.path.realpath(os.path.join(gitdir, common)))
+    return targets
+
+
 def canonical_roots(policy: HelperPolicy, cwd: str, env: Mapping[str, str]) -> list[WritableRoot]:
-    """Writable roots resolved through symlinks, keeping only read-only subpaths that exist."""
+    """Writable roots resolved through symlinks, with every read-only subpath they protect.
+
+    `.git` and `.codex` are fenced whether or not they exist (so they cannot be created);
+    a `.git` symlink also fences its target, and a worktree's `.git` file its git dirs.
+    """
     resolved: list[WritableRoot] = []
     for root in writable_roots(policy, cwd, env):
         real = os.path.realpath(root.root)
-        subs = tuple(
-            os.path.join(real, os.path.basename(p))
-            for p in root.read_only_subpaths
-            if os.path.lexists(p)
-        )
-        resolved.append(WritableRoot(real, subs))
+        subs: list[str] = []
+        for path in root.read_only_subpaths:
+            sub = os.path.join(real, os.path.basename(path))
+            subs.append(sub)
+            target = os.path.realpath(sub)
+            if target != sub:
+                subs.append(target)
+            if os.path.isfile(sub):
+                subs.extend(git_pointer_targets(sub))
+        resolved.append(WritableRoot(real, tuple(dict.fromkeys(subs))))
     return resolved
 
 
