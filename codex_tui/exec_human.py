@@ -8,24 +8,40 @@ from __future__ import annotations
 
 import shlex
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, assert_never
 
 from codex_core import __version__
 from codex_core.config import Config
 from codex_core.protocol import (
+    AgentMessageDeltaEvent,
     AgentMessageEvent,
+    AgentReasoningDeltaEvent,
     AgentReasoningEvent,
+    AgentReasoningSectionBreakEvent,
+    ApplyPatchApprovalRequestEvent,
+    ApprovalDecisionEvent,
+    BackgroundEvent,
     ErrorEvent,
     Event,
+    ExecApprovalRequestEvent,
     ExecCommandBeginEvent,
     ExecCommandEndEvent,
+    ExecCommandOutputDeltaEvent,
+    GetHistoryEntryResponseEvent,
+    McpToolCallBeginEvent,
+    McpToolCallEndEvent,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
     PlanUpdateEvent,
+    SessionConfiguredEvent,
+    ShutdownCompleteEvent,
     StreamErrorEvent,
     TaskCompleteEvent,
+    TaskStartedEvent,
     TokenCountEvent,
     TurnAbortedEvent,
+    TurnDiffEvent,
+    UserMessageEvent,
     WarningEvent,
 )
 
@@ -143,9 +159,35 @@ class HumanProcessor:
                 self._print(self._style("turn interrupted", "red"))
             case TaskCompleteEvent():
                 self._finish()
+            case SessionConfiguredEvent():
+                self.header()
+            case McpToolCallBeginEvent():
+                self._print()
+                self._print(f"{self._style('tool', 'magenta', 'bold')} {msg.server}.{msg.tool}")
+            case McpToolCallEndEvent():
+                if msg.error:
+                    self._print(self._style(f"tool failed: {msg.error}", "red"))
+            case BackgroundEvent():
+                self._print(self._style(msg.message, "dim"))
+            case (
+                # Deliberately not shown: deltas (the whole item follows), approvals (exec
+                # never asks), and bookkeeping a headless run has no use for.
+                AgentMessageDeltaEvent()
+                | AgentReasoningDeltaEvent()
+                | AgentReasoningSectionBreakEvent()
+                | ExecCommandOutputDeltaEvent()
+                | ExecApprovalRequestEvent()
+                | ApplyPatchApprovalRequestEvent()
+                | ApprovalDecisionEvent()
+                | TaskStartedEvent()
+                | UserMessageEvent()
+                | TurnDiffEvent()
+                | GetHistoryEntryResponseEvent()
+                | ShutdownCompleteEvent()
+            ):
+                pass
             case _:
-                if msg.type == "session_configured":
-                    self.header()
+                assert_never(msg)
 
     def _relative(self, path: str) -> str:
         try:
@@ -160,6 +202,8 @@ class HumanProcessor:
             self._print(self._style(f"succeeded in {took}:", "green"))
         elif msg.timed_out:
             self._print(self._style(f"timed out after {took}:", "red"))
+        elif msg.interrupted:
+            self._print(self._style(f"interrupted after {took}:", "red"))
         else:
             self._print(self._style(f"exited {msg.exit_code} in {took}:", "red"))
         lines = msg.aggregated_output.splitlines()

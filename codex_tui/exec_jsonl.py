@@ -4,27 +4,39 @@ from __future__ import annotations
 
 import json
 import shlex
-from typing import Any, TextIO
+from typing import Any, TextIO, assert_never
 
 from codex_core.protocol import (
+    AgentMessageDeltaEvent,
     AgentMessageEvent,
+    AgentReasoningDeltaEvent,
     AgentReasoningEvent,
+    AgentReasoningSectionBreakEvent,
+    ApplyPatchApprovalRequestEvent,
+    ApprovalDecisionEvent,
+    BackgroundEvent,
     ErrorEvent,
     Event,
+    ExecApprovalRequestEvent,
     ExecCommandBeginEvent,
     ExecCommandEndEvent,
+    ExecCommandOutputDeltaEvent,
+    GetHistoryEntryResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
     PlanUpdateEvent,
     SessionConfiguredEvent,
+    ShutdownCompleteEvent,
     StreamErrorEvent,
     TaskCompleteEvent,
     TaskStartedEvent,
     TokenCountEvent,
     TokenUsage,
     TurnAbortedEvent,
+    TurnDiffEvent,
+    UserMessageEvent,
     WarningEvent,
 )
 
@@ -149,6 +161,7 @@ class JsonlProcessor:
                 self._error = msg.message
                 self._line({"type": "error", "message": msg.message})
             case TurnAbortedEvent():
+                self._fail_running()
                 self._finish_todo()
                 self.failed = True
                 self._line({"type": "turn.failed", "error": {"message": "turn interrupted"}})
@@ -169,8 +182,34 @@ class JsonlProcessor:
                             },
                         }
                     )
-            case _:
+            case (
+                # Deliberately not printed: the exec schema has whole items only, no
+                # approvals (exec never asks), and no lines for this bookkeeping.
+                AgentMessageDeltaEvent()
+                | AgentReasoningDeltaEvent()
+                | AgentReasoningSectionBreakEvent()
+                | ExecCommandOutputDeltaEvent()
+                | ExecApprovalRequestEvent()
+                | ApplyPatchApprovalRequestEvent()
+                | ApprovalDecisionEvent()
+                | BackgroundEvent()
+                | UserMessageEvent()
+                | TurnDiffEvent()
+                | GetHistoryEntryResponseEvent()
+                | ShutdownCompleteEvent()
+            ):
                 pass
+            case _:
+                assert_never(msg)
+
+    def _fail_running(self) -> None:
+        """Close every item still open when the turn ends early: no `item.started` dangles."""
+        for started in self._running.values():
+            self._line({"type": "item.completed", "item": {**started, "status": "failed"}})
+        self._running.clear()
+        for call_id in list(self._patches):
+            begun = self._patches.pop(call_id)
+            self._item("item.completed", "file_change", changes=begun["changes"], status="failed")
 
     def _finish_todo(self) -> None:
         if self._todo is not None:

@@ -61,9 +61,14 @@ async def run_exec_session(
             if isinstance(event.msg, TaskCompleteEvent | TurnAbortedEvent):
                 break
     finally:
+        # Also on SIGINT (this task cancelled): shutting down interrupts the turn, and the
+        # events that follow (the command's end, `turn_aborted`) still reach the output.
         await session.submit(ShutdownOp())
-        while not isinstance((await session.next_event()).msg, ShutdownCompleteEvent):
-            pass
+        while True:
+            event = await session.next_event()
+            if isinstance(event.msg, ShutdownCompleteEvent):
+                break
+            processor.handle(event)
     if output_last_message is not None:
         try:
             output_last_message.write_text(processor.last_message or "", encoding="utf-8")

@@ -396,3 +396,103 @@ def test_codex_exec_acceptance_command_line_as_written(
     ]
     assert (command["exit_code"] == 0) == trusted
     assert jsonl(done.stdout)[-1]["type"] == "turn.completed"
+
+
+def _start_exec(
+    codex_bin: Path, server: ModelServer, cwd: Path, command: str
+) -> subprocess.Popen[str]:
+    """`codex exec --json` in the background, running one scripted shell call."""
+    server.add(turn(shell_call(["bash", "-lc", command], call_id="c1")))
+    return subprocess.Popen(
+        [
+            str(codex_bin),
+            "exec",
+            "--skip-git-repo-check",
+            "--json",
+            "-s",
+            "danger-full-access",
+            *provider_flags(server, "responses"),
+            "wait",
+        ],
+        cwd=cwd,
+        env={**os.environ, "OPENAI_API_KEY": "sk-test"},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_for_marker(marker: Path, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 30
+    while not marker.exists() or not marker.read_text().strip():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the command never started"
+        time.sleep(0.05)
+
+
+def _resume_last_pairs_the_call(codex_bin: Path, server: ModelServer, cwd: Path) -> dict[str, Any]:
+    """`codex exec resume --last` sends a request where call c1 has exactly one output."""
+    server.add(turn(message("resumed"), usage=usage(input=3, output=1)))
+    before = len(server.requests)
+    resumed = run_codex(
+        codex_bin,
+        [
+            "exec",
+            "resume",
+            "--last",
+            "--skip-git-repo-check",
+            "--json",
+            *provider_flags(server, "responses"),
+            "carry on",
+        ],
+        cwd,
+    )
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(server.requests) == before + 1
+    server.check_pairing()
+    body: dict[str, Any] = server.requests[-1].body
+    outputs = [i for i in body["input"] if i.get("type") == "function_call_output"]
+    assert [o["call_id"] for o in outputs] == ["c1"]
+    return body
+
+
+def test_codex_exec_sigint_completes_the_item_and_resume_pairs_the_call(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    marker = tmp_path / "pid.txt"
+    proc = _start_exec(codex_bin, model_server, tmp_path, f"echo $$ > {marker}; sleep 30")
+    _wait_for_marker(marker, proc)
+    interrupted_at = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert time.monotonic() - interrupted_at < 5, "codex exec took too long to stop"
+    assert proc.returncode == 130, err
+    lines = jsonl(out)
+    started = [ln for ln in lines if ln["type"] == "item.started"]
+    completed = [ln for ln in lines if ln["type"] == "item.completed"]
+    assert [ln["item"]["id"] for ln in started] == [ln["item"]["id"] for ln in completed]
+    [command] = [ln["item"] for ln in completed if ln["item"]["type"] == "command_execution"]
+    assert command["status"] == "failed" and command["exit_code"] == 130
+    assert "aborted by user" in command["aggregated_output"]
+    assert lines[-1]["type"] == "turn.failed"
+    body = _resume_last_pairs_the_call(codex_bin, model_server, tmp_path)
+    [output] = [i for i in body["input"] if i.get("type") == "function_call_output"]
+    assert output["output"] == "aborted"
+
+
+def test_codex_exec_kill_9_mid_turn_leaves_a_resumable_rollout(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path, codex_home: Path
+) -> None:
+    marker = tmp_path / "pid.txt"
+    proc = _start_exec(codex_bin, model_server, tmp_path, f"echo $$ > {marker}; sleep 30")
+    _wait_for_marker(marker, proc)
+    proc.kill()
+    proc.communicate(timeout=30)
+    shell_pid = int(marker.read_text())
+    os.kill(shell_pid, signal.SIGKILL)  # its own process group outlives a SIGKILLed parent
+    [rollout] = list((codex_home / "sessions").rglob("rollout-*.jsonl"))
+    records = [json.loads(line) for line in rollout.read_text("utf-8").splitlines()]
+    items = [r["payload"] for r in records if r["type"] == "response_item"]
+    assert items[-1]["type"] == "function_call", "the call was written, its output never was"
+    _resume_last_pairs_the_call(codex_bin, model_server, tmp_path)
