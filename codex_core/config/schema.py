@@ -7,7 +7,8 @@ import typing
 from collections.abc import Iterator
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from codex_core.model_provider import ModelProviderInfo
 from codex_core.protocol.common import AskForApproval, ReasoningEffort, ReasoningSummary
@@ -56,15 +57,50 @@ class HistoryToml(_Table):
     max_bytes: int | None = Field(default=None, ge=0)
 
 
-class McpServerToml(_Table):
-    """`[mcp_servers.<name>]`: an MCP server started over stdio."""
+McpApprovalMode = Literal["auto", "prompt", "approve"]
 
-    command: str
+
+class McpToolToml(_Table):
+    """`[mcp_servers.<name>.tools.<tool>]`: settings of one tool of an MCP server."""
+
+    approval_mode: McpApprovalMode | None = None
+
+
+class McpServerToml(_Table):
+    """`[mcp_servers.<name>]`: an MCP server started over stdio (`command`) or reached over
+    streamable HTTP (`url`)."""
+
+    # `url` comes first so that the `command` check below can see it.
+    url: str | None = None
+    command: str | None = Field(default=None, validate_default=True)
     args: list[str] = Field(default_factory=list)
     env: dict[str, str] | None = None
+    env_vars: list[str] = Field(default_factory=list)
+    cwd: str | None = None
+    bearer_token_env_var: str | None = None
+    http_headers: dict[str, str] | None = None
+    env_http_headers: dict[str, str] | None = None
+    enabled: bool = True
+    required: bool = False
     startup_timeout_ms: int | None = Field(default=None, gt=0)
     startup_timeout_sec: float | None = Field(default=None, gt=0)
     tool_timeout_sec: float | None = Field(default=None, gt=0)
+    enabled_tools: list[str] | None = None
+    disabled_tools: list[str] | None = None
+    default_tools_approval_mode: McpApprovalMode | None = None
+    tools: dict[str, McpToolToml] = Field(default_factory=dict)
+
+    @field_validator("command")
+    @classmethod
+    def _command_or_url(cls, command: str | None, info: ValidationInfo) -> str | None:
+        url = info.data.get("url")
+        if command is None and url is None:
+            raise PydanticCustomError("missing", "Field required")
+        if command is not None and url is not None:
+            raise PydanticCustomError(
+                "command_and_url", "not allowed together with url; keep one of them"
+            )
+        return command
 
 
 class ProjectToml(_Table):

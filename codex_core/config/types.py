@@ -43,13 +43,28 @@ class HistoryConfig:
 
 @dataclass
 class McpServerConfig:
-    """One `[mcp_servers.<name>]` entry: an MCP server launched over stdio."""
+    """One `[mcp_servers.<name>]` entry: a stdio server (`command`) or a streamable HTTP one
+    (`url`). Unset timeouts stay None here; `codex_core.mcp` applies the defaults."""
 
-    command: str
+    command: str | None = None
     args: list[str] = field(default_factory=list)
     env: dict[str, str] | None = None
-    startup_timeout_ms: int | None = None
+    env_vars: list[str] = field(default_factory=list)
+    cwd: str | None = None
+    url: str | None = None
+    bearer_token_env_var: str | None = None
+    http_headers: dict[str, str] | None = None
+    env_http_headers: dict[str, str] | None = None
+    enabled: bool = True
+    required: bool = False
+    startup_timeout_sec: float | None = None
     tool_timeout_sec: float | None = None
+    enabled_tools: list[str] | None = None
+    disabled_tools: list[str] | None = None
+    default_tools_approval_mode: Literal["auto", "prompt", "approve"] | None = None
+    tool_approval_modes: dict[str, Literal["auto", "prompt", "approve"]] = field(
+        default_factory=dict
+    )
 
 
 @dataclass

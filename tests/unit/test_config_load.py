@@ -268,7 +268,7 @@ def test_config_reads_every_section(tmp_path: Path) -> None:
             command="docs-mcp",
             args=["--stdio"],
             env={"A": "b"},
-            startup_timeout_ms=2500,
+            startup_timeout_sec=2.5,
             tool_timeout_sec=30.0,
         )
     }
