@@ -149,7 +149,7 @@ def final_http_error(
     if failure.retryable:
         what = "kept rate-limiting the request" if status == 429 else f"failed with HTTP {status}"
         message = (
-            f"{provider.name} {what} after {retries} retries ({detail}){_asked(failure)}; try "
+            f"{provider.name} {what} after {_retries(retries)} ({detail}){_asked(failure)}; try "
             "again later or raise request_max_retries for this provider in config.toml."
         )
     elif status == 404:
@@ -160,6 +160,10 @@ def final_http_error(
     else:
         message = f"{provider.name} rejected the request with HTTP {status}: {detail}."
     return RequestFailed(message, status=status, server_message=detail)
+
+
+def _retries(count: int) -> str:
+    return "1 retry" if count == 1 else f"{count} retries"
 
 
 def _asked(failure: HttpFailure) -> str:
@@ -181,7 +185,7 @@ def unreachable_error(
 ) -> RequestFailed:
     """The error when no HTTP response arrived, even after retrying."""
     return RequestFailed(
-        f"Could not reach {provider.name} at {url} ({one_line(cause, 120)}) after {retries} retries; "
+        f"Could not reach {provider.name} at {url} ({one_line(cause, 120)}) after {_retries(retries)}; "
         "check your network and the provider's base_url."
     )
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import socket
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 from typing import Any
 
 import pytest
@@ -25,6 +27,8 @@ from codex_core.client import (
     StreamDisconnected,
     Unauthorized,
 )
+from codex_core.client.retry import MAX_DELAY_S
+from codex_core.client.sse import MAX_EVENT_CHARS
 from codex_core.model_provider import ModelProviderInfo, built_in_model_providers
 from codex_core.protocol.items import user_message
 from tests.support import sse
@@ -97,7 +101,7 @@ async def test_client_retries_a_500_then_succeeds(server: ModelServer, wire: Wir
     assert len(notices) == 1
     assert (notices[0].attempt, notices[0].max_attempts) == (1, 3)
     assert "server error 500" in notices[0].reason
-    assert sleep.delays == [notices[0].delay_s] and 0.0 <= sleep.delays[0] <= 0.2
+    assert sleep.delays == [notices[0].delay_s] and 0.18 <= sleep.delays[0] <= 0.22
     assert isinstance(events[-1], Completed)
     assert len(server.requests) == 2
 
@@ -130,6 +134,55 @@ async def test_client_gives_up_after_the_configured_retries(server: ModelServer)
         "Scripted failed with HTTP 503 after 2 retries (unavailable); try again later or raise "
         "request_max_retries for this provider in config.toml."
     )
+
+
+async def test_client_caps_a_billion_second_retry_after_with_default_retries(
+    server: ModelServer,
+) -> None:
+    server.add(*[http_error(429, "busy", {"Retry-After": "1000000000"})] * 5)
+    sleep = SleepRecorder()
+    with pytest.raises(RequestFailed) as info:
+        await collect(client_for(server, sleep=sleep, request_max_retries=None))
+    assert sleep.delays == [MAX_DELAY_S] * 4  # the default request_max_retries, each capped
+    assert sum(sleep.delays) < 60
+    assert_one_line(info.value)
+    assert str(info.value) == (
+        "Scripted kept rate-limiting the request after 4 retries (busy) and asked to wait "
+        "32 years, longer than codex waits; try again later or raise request_max_retries for "
+        "this provider in config.toml."
+    )
+
+
+async def test_client_honours_an_http_date_retry_after(server: ModelServer) -> None:
+    soon = format_datetime(datetime.now(UTC) + timedelta(seconds=5), usegmt=True)
+    server.add(http_error(503, "later", {"Retry-After": soon}), sse.turn(sse.message("ok")))
+    sleep = SleepRecorder()
+    events = await collect(client_for(server, sleep=sleep, request_max_retries=1))
+    assert isinstance(events[-1], Completed)
+    assert len(sleep.delays) == 1 and 3.0 <= sleep.delays[0] <= 5.0
+
+
+@pytest.mark.parametrize("wire", WIRES)
+async def test_client_refuses_an_oversize_stream_event_without_retrying(
+    server: ModelServer, wire: Wire
+) -> None:
+    server.add(garbage(b"data: " + b"x" * (MAX_EVENT_CHARS + 1) + b"\n\n"))
+    sleep = SleepRecorder()
+    with pytest.raises(InvalidResponse) as info:
+        await collect(client_for(server, wire, sleep=sleep, request_max_retries=3))
+    assert str(info.value) == (
+        "Scripted sent a stream line larger than 16 MiB, which codex refuses to buffer; check "
+        "that base_url points to an OpenAI-compatible API."
+    )
+    assert len(server.requests) == 1 and sleep.delays == []
+
+
+async def test_client_reads_only_the_head_of_a_huge_error_body(server: ModelServer) -> None:
+    server.add(http_error(400, "E" * (8 * 1024 * 1024)))
+    with pytest.raises(RequestFailed) as info:
+        await collect(client_for(server))
+    assert_one_line(info.value)
+    assert len(str(info.value)) < 400
 
 
 async def test_client_401_names_the_env_var(server: ModelServer) -> None:
@@ -245,7 +298,7 @@ async def test_client_html_page_instead_of_a_stream_is_a_clear_error(server: Mod
 async def test_client_non_http_bytes_fail_after_retries(server: ModelServer) -> None:
     server.add(*[garbage(b"\x00\xffnot http at all\r\n\r\n", raw=True)] * 2)
     with pytest.raises(
-        RequestFailed, match=r"^Could not reach Scripted at .* after 1 retries"
+        RequestFailed, match=r"^Could not reach Scripted at .* after 1 retry"
     ) as info:
         await collect(client_for(server, request_max_retries=1))
     assert_one_line(info.value)
