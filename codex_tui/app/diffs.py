@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, assert_never
 
 from codex_core.protocol.common import AddChange, DeleteChange, FileChange, UpdateChange
 from codex_tui.app.formatting import shorten_path
@@ -80,6 +80,8 @@ def file_diff(path: str, change: FileChange) -> FileDiff:
             added = sum(1 for line in lines if line.kind == "add")
             removed = sum(1 for line in lines if line.kind == "remove")
             return FileDiff(path, "Edited", added, removed, lines, change.move_path)
+        case _:
+            assert_never(change)
 
 
 def display_path(path: str, cwd: str | None) -> str:

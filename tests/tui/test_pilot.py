@@ -6,15 +6,22 @@ from pathlib import Path
 from typing import Any
 
 from textual.message import Message
+from textual.widgets import OptionList
 
 from codex_core.protocol import (
+    ABORTED_BY_USER,
+    INTERRUPTED_EXIT_CODE,
     AddToHistoryOp,
     AgentMessageEvent,
     ApplyPatchApprovalRequestEvent,
+    EventMsg,
     ExecApprovalOp,
     ExecApprovalRequestEvent,
+    ExecCommandBeginEvent,
+    ExecCommandEndEvent,
     GetHistoryEntryRequestOp,
     InterruptOp,
+    Op,
     PatchApprovalOp,
     ShutdownOp,
     TaskCompleteEvent,
@@ -38,6 +45,7 @@ from codex_tui.app.screens.approval import ApprovalScreen
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.resume_picker import ResumePickerScreen
 from codex_tui.app.widgets.cells.agent_cell import AgentCell, MarkdownSegment
+from codex_tui.app.widgets.cells.exec_cell import ExecCell
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
 from codex_tui.app.widgets.composer import Composer
@@ -90,7 +98,7 @@ async def test_approval_yes_sends_approved() -> None:
         assert "You approved codex to run touch hello.txt" in notices
 
 
-async def test_approval_no_sends_denied() -> None:
+async def test_approval_n_aborts_the_turn() -> None:
     app, boot = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -98,10 +106,39 @@ async def test_approval_no_sends_denied() -> None:
         await settle(pilot, boot.core)
         await pilot.press("n")
         await settle(pilot)
+        assert boot.core.ops_of(ExecApprovalOp) == [ExecApprovalOp(id="call-1", decision="abort")]
+
+
+async def test_approval_d_declines_and_the_turn_goes_on() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent(), exec_request())
+        await settle(pilot, boot.core)
+        await pilot.press("d")
+        await settle(pilot)
         assert boot.core.ops_of(ExecApprovalOp) == [ExecApprovalOp(id="call-1", decision="denied")]
+        notices = [cell.message for cell in app.screen.query(NoticeCell)]
+        assert "You did not approve codex to run touch hello.txt; the turn goes on" in notices
 
 
-async def test_approval_escape_denies_and_always_approves_for_session() -> None:
+async def test_approval_prompt_names_the_key_for_each_decision() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent(), exec_request())
+        await settle(pilot, boot.core)
+        options = app.screen.query_one(OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert labels == [
+            "Yes, proceed (y)",
+            "Yes, and don't ask again this session (a)",
+            "No, continue without running it (d)",
+            "No, and tell Codex what to do differently (esc / n)",
+        ]
+
+
+async def test_approval_escape_aborts_and_always_approves_for_session() -> None:
     app, boot = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -116,7 +153,7 @@ async def test_approval_escape_denies_and_always_approves_for_session() -> None:
         assert isinstance(app.screen, ApprovalScreen), "the second request follows the first"
         await pilot.press("a")
         await settle(pilot)
-        assert boot.core.ops_of(PatchApprovalOp) == [PatchApprovalOp(id="p1", decision="denied")]
+        assert boot.core.ops_of(PatchApprovalOp) == [PatchApprovalOp(id="p1", decision="abort")]
         assert boot.core.ops_of(ExecApprovalOp) == [
             ExecApprovalOp(id="call-2", decision="approved_for_session")
         ]
@@ -527,3 +564,47 @@ async def test_ctrl_c_in_approval_aborts_the_turn() -> None:
         await settle(pilot)
         assert boot.core.ops_of(ExecApprovalOp) == [ExecApprovalOp(id="call-1", decision="abort")]
         assert app.is_running
+
+
+def running_sleep() -> ExecCommandBeginEvent:
+    return ExecCommandBeginEvent(call_id="c1", command=["bash", "-lc", "sleep 30"], cwd=PROJECT)
+
+
+async def test_ctrl_c_on_a_running_command_shows_the_cell_interrupted() -> None:
+    app, boot = make_app()
+
+    def on_op(op: Op) -> list[EventMsg]:
+        if not isinstance(op, InterruptOp):
+            return []
+        end = ExecCommandEndEvent(
+            call_id="c1",
+            exit_code=INTERRUPTED_EXIT_CODE,
+            aggregated_output=ABORTED_BY_USER,
+            duration_ms=1200,
+            interrupted=True,
+        )
+        return [end, TurnAbortedEvent()]
+
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.on_op = on_op
+        boot.core.emit(TaskStartedEvent(), running_sleep())
+        await settle(pilot, boot.core)
+        [cell] = app.screen.query(ExecCell)
+        assert cell.running
+        await pilot.press("ctrl+c")
+        await settle(pilot, boot.core)
+        assert boot.core.ops_of(InterruptOp) == [InterruptOp()]
+        assert not cell.running and cell.interrupted and cell.has_class("-failed")
+        assert "✗ interrupted · 1.2s" in str(cell.render())
+
+
+async def test_turn_aborted_without_command_end_still_stops_the_cell() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent(), running_sleep(), TurnAbortedEvent())
+        await settle(pilot, boot.core)
+        [cell] = app.screen.query(ExecCell)
+        assert not cell.running and cell.interrupted
+        assert "Running" not in str(cell.render())

@@ -8,6 +8,8 @@ from typing import Any
 from textual.pilot import Pilot
 
 from codex_core.protocol import (
+    ABORTED_BY_USER,
+    INTERRUPTED_EXIT_CODE,
     AgentMessageDeltaEvent,
     AgentMessageEvent,
     AgentReasoningDeltaEvent,
@@ -144,6 +146,24 @@ def test_snapshot_exec_done_failed(snap_compare: Compare) -> None:
         ExecCommandEndEvent(
             call_id="c1", exit_code=1, aggregated_output=output, duration_ms=65_400
         ),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_exec_interrupted(snap_compare: Compare) -> None:
+    app, boot = app_with()
+    msgs: list[EventMsg] = [
+        *turn_start("Wait for the build"),
+        ExecCommandBeginEvent(call_id="c1", command=["bash", "-lc", "sleep 30"], cwd=PROJECT),
+        ExecCommandOutputDeltaEvent(call_id="c1", stream="stdout", chunk="waiting\n"),
+        ExecCommandEndEvent(
+            call_id="c1",
+            exit_code=INTERRUPTED_EXIT_CODE,
+            aggregated_output=f"waiting\n{ABORTED_BY_USER}\n",
+            duration_ms=5_200,
+            interrupted=True,
+        ),
+        TurnAbortedEvent(),
     ]
     assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
 

@@ -33,14 +33,20 @@ class ApprovalAnswer:
 
 
 class ApprovalScreen(ModalScreen[ApprovalAnswer]):
-    """Shows the command (with cwd and reason) or the diff, and one key per decision."""
+    """Shows the command (with cwd and reason) or the diff, and one key per decision.
+
+    Keys as in the Codex CLI: y approves, a approves for the session, p remembers the
+    suggested prefix, d declines and lets the turn go on (`denied`), n / esc / ctrl+c decline
+    and stop the turn so the user can say what to do instead (`abort`).
+    """
 
     CSS_PATH = "approval.tcss"
     BINDINGS = [
         Binding("y", "decide('approved')", "yes", show=False),
         Binding("a", "decide('approved_for_session')", "always", show=False),
-        Binding("n", "decide('denied')", "no", show=False),
-        Binding("escape", "decide('denied')", "no", show=False),
+        Binding("d", "decide('denied')", "decline", show=False),
+        Binding("n", "decide('abort')", "no", show=False),
+        Binding("escape", "decide('abort')", "no", show=False),
         Binding("p", "prefix", "prefix", show=False),
         Binding("ctrl+c", "decide('abort')", "abort", show=False, priority=True),
     ]
@@ -108,14 +114,20 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
                 (" (p)", "$text-muted"),
             )
             options.append(Option(label, id="prefix"))
-        options.append(
+        declined = (
+            "No, continue without running it"
+            if isinstance(self.request, ExecApprovalRequestEvent)
+            else "No, continue without these edits"
+        )
+        options += [
+            Option(Content.from_markup(f"{declined} [$text-muted](d)[/]"), id="denied"),
             Option(
                 Content.from_markup(
-                    "No, tell the model what to do differently [$text-muted](n / esc)[/]"
+                    "No, and tell Codex what to do differently [$text-muted](esc / n)[/]"
                 ),
-                id="denied",
-            )
-        )
+                id="abort",
+            ),
+        ]
         return options
 
     def on_mount(self) -> None:
@@ -124,7 +136,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter on a highlighted option."""
-        choice = event.option.id or "denied"
+        choice = event.option.id or "abort"
         if choice == "prefix":
             self.action_prefix()
         else:
@@ -138,7 +150,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             "denied": "denied",
             "abort": "abort",
         }
-        self.dismiss(ApprovalAnswer(answers.get(decision, "denied")))
+        self.dismiss(ApprovalAnswer(answers.get(decision, "abort")))
 
     def action_prefix(self) -> None:
         """Approve and remember the suggested prefix."""

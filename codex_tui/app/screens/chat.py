@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -15,7 +16,6 @@ from codex_core.protocol import (
     AddToHistoryOp,
     AgentMessageDeltaEvent,
     AgentReasoningDeltaEvent,
-    ApprovalDecisionEvent,
     CompactOp,
     Event,
     EventMsg,
@@ -305,22 +305,19 @@ class ChatScreen(Screen[None]):
         async def answered(answer: ApprovalAnswer | None) -> None:
             self.approval_open = False
             self.timer.resume()
-            decision = answer.decision if answer is not None else "denied"
+            decision = answer.decision if answer is not None else "abort"
+            command: list[str] | None = None
             if isinstance(request, ExecApprovalRequestEvent):
                 prefix = answer.remember_prefix if answer is not None else None
+                command = request.command
                 op: Op = ExecApprovalOp(
                     id=request.call_id, decision=decision, remember_prefix=prefix
                 )
-                record = ApprovalDecisionEvent(
-                    call_id=request.call_id, kind="exec", decision=decision, command=request.command
-                )
             else:
                 op = PatchApprovalOp(id=request.call_id, decision=decision)
-                record = ApprovalDecisionEvent(
-                    call_id=request.call_id, kind="patch", decision=decision
-                )
             await self._submit(op)
-            await self.applier.add_decision(record)
+            kind: Literal["exec", "patch"] = "exec" if command is not None else "patch"
+            await self.applier.add_decision(request.call_id, kind, decision, command)
             self._next_approval()
 
         self.app.push_screen(ApprovalScreen(request, self.applier.cwd), callback=answered)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Protocol, assert_never
+from typing import Literal, Protocol, assert_never
 
 from textual.widget import Widget
 
 from codex_core.protocol import (
+    ABORTED_BY_USER,
+    INTERRUPTED_EXIT_CODE,
     AgentMessageDeltaEvent,
     AgentMessageEvent,
     AgentReasoningDeltaEvent,
@@ -39,7 +41,7 @@ from codex_core.protocol import (
     UserMessageEvent,
     WarningEvent,
 )
-from codex_core.protocol.common import TokenUsage
+from codex_core.protocol.common import ReviewDecision, TokenUsage
 from codex_tui.app.diffs import diff_stats
 from codex_tui.app.formatting import (
     context_left_percent,
@@ -184,13 +186,15 @@ class EventApplier:
                     await self._add(exec_cell)
                 if exec_cell is not None:
                     output = msg.aggregated_output or (msg.stdout + msg.stderr)
-                    exec_cell.finish(msg.exit_code, output, msg.duration_ms, msg.timed_out)
+                    exec_cell.finish(
+                        msg.exit_code, output, msg.duration_ms, msg.timed_out, msg.interrupted
+                    )
             case ExecApprovalRequestEvent() | ApplyPatchApprovalRequestEvent():
                 if not replay:
                     hooks.on_approval_request(msg)
             case ApprovalDecisionEvent():
                 if msg.call_id not in self.decided:
-                    await self.add_decision(msg)
+                    await self.add_decision(msg.call_id, msg.kind, msg.decision, msg.command)
             case PatchApplyBeginEvent():
                 self.turn.did_work = True
                 patch = PatchCell(msg.call_id, msg.changes, self.cwd)
@@ -230,24 +234,30 @@ class EventApplier:
             case _:
                 assert_never(msg)
 
-    async def add_decision(self, event: ApprovalDecisionEvent) -> None:
+    async def add_decision(
+        self,
+        call_id: str,
+        kind: Literal["exec", "patch"],
+        decision: ReviewDecision,
+        command: list[str] | None,
+    ) -> None:
         """A line saying what the user decided about a command or patch."""
-        self.decided.add(event.call_id)
+        self.decided.add(call_id)
         subject = "the edits"
-        if event.kind == "exec":
-            command = display_command(event.command) if event.command else "the command"
-            subject = f"codex to run {command.split(chr(10))[0]}"
-        match event.decision:
+        if kind == "exec":
+            shown = display_command(command) if command else "the command"
+            subject = f"codex to run {shown.split(chr(10))[0]}"
+        match decision:
             case "approved":
                 cell = NoticeCell("approved", f"You approved {subject}")
             case "approved_for_session":
                 cell = NoticeCell("approved", f"You approved {subject} for this session")
             case "denied":
-                cell = NoticeCell("denied", f"You did not approve {subject}")
+                cell = NoticeCell("denied", f"You did not approve {subject}; the turn goes on")
             case "abort":
-                cell = NoticeCell("denied", f"You cancelled {subject}")
+                cell = NoticeCell("denied", f"You cancelled {subject} and stopped the turn")
             case _:
-                assert_never(event.decision)
+                assert_never(decision)
         await self._add(cell)
 
     async def _add(self, cell: Widget) -> None:
@@ -287,6 +297,13 @@ class EventApplier:
     async def _end_turn(self, *, aborted: bool, replay: bool) -> None:
         turn = self.turn
         self.turn = TurnState()
+        # A cell whose end never came (a core that died, an old rollout) must not spin on.
+        for exec_cell in self.execs.values():
+            exec_cell.finish(INTERRUPTED_EXIT_CODE, exec_cell.live, 0, False, interrupted=True)
+        self.execs.clear()
+        for patch_cell in self.patches.values():
+            patch_cell.finish(False, ABORTED_BY_USER)
+        self.patches.clear()
         if aborted:
             await self._add(
                 NoticeCell("interrupted", "Interrupted. Tell the model what to do differently.")

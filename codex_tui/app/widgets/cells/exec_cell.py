@@ -24,6 +24,7 @@ class ExecCell(Static):
         self.output = ""
         self.duration_ms = 0
         self.timed_out = False
+        self.interrupted = False
         self.frame = 0
         self.live = ""
         super().__init__(self._content(), classes="-running")
@@ -46,12 +47,20 @@ class ExecCell(Static):
         self.live = (self.live + chunk)[-LIVE_BUFFER_CHARS:]
         self.update(self._content())
 
-    def finish(self, exit_code: int, output: str, duration_ms: int, timed_out: bool) -> None:
+    def finish(
+        self,
+        exit_code: int,
+        output: str,
+        duration_ms: int,
+        timed_out: bool,
+        interrupted: bool = False,
+    ) -> None:
         """Show the result."""
         self.exit_code = exit_code
         self.output = output
         self.duration_ms = duration_ms
         self.timed_out = timed_out
+        self.interrupted = interrupted
         self.remove_class("-running")
         self.add_class("-ok" if exit_code == 0 else "-failed")
         self.update(self._content())
@@ -92,7 +101,11 @@ class ExecCell(Static):
             gutter = "    "
         for line in out.tail:
             parts += ["\n", (gutter, "$text-muted"), (line, "$text-muted")]
-        status = "timed out" if self.timed_out else f"exit {self.exit_code}"
+        status = f"exit {self.exit_code}"
+        if self.timed_out:
+            status = "timed out"
+        elif self.interrupted:
+            status = "interrupted"
         mark, colour = ("✓", "$success") if self.exit_code == 0 else ("✗", "$error")
         parts += [
             "\n",
