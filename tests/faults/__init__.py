@@ -1,0 +1,1 @@
+"""Fault injection: tools, interrupts and aborts against a real Session and scripted server."""
