@@ -32,7 +32,9 @@ def main(argv: list[str]) -> int:
         patch = argv[0]
     else:
         try:
-            patch = sys.stdin.read()
+            # Bytes, decoded here: the patch must not depend on the caller's locale.
+            raw = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else None
+            patch = sys.stdin.read() if raw is None else raw.decode("utf-8", "surrogateescape")
         except (OSError, UnicodeDecodeError) as err:
             _write(sys.stderr, f"apply_patch could not read the patch from stdin: {err}\n")
             return 2

@@ -1,17 +1,34 @@
-"""The apply_patch tool: parse, compute changes, decide safety, apply, report the turn diff."""
+"""The apply_patch tool: parse, compute changes, decide safety, apply, report the turn diff.
+
+The codex process never writes a patch itself: it runs the `apply_patch` command (an
+isolated interpreter, patch on stdin) through the same platform sandbox as shell commands,
+so the kernel decides where each write lands, whatever a link in the workspace points at
+by then. Only a patch the user approved outside the writable roots, or one under
+danger-full-access, is written without the sandbox.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from pathlib import Path
 
 from codex_core.apply_patch import (
     ApplyPatchError,
     FileChangeInfo,
-    apply_patch,
     compute_changes,
     parse_patch,
 )
+from codex_core.exec import (
+    ExecParams,
+    ExecResult,
+    SandboxType,
+    SandboxUnavailable,
+    run_exec,
+    select_sandbox,
+)
+from codex_core.exec.arg0 import isolated_python_argv
 from codex_core.kernel import TurnAbortRequested
 from codex_core.protocol import (
     AddChange,
@@ -22,8 +39,19 @@ from codex_core.protocol import (
     TurnDiffEvent,
     UpdateChange,
 )
-from codex_core.safety import AskUser, Reject, assess_patch_safety
+from codex_core.safety import AskUser, AutoApprove, Reject, assess_patch_safety, patch_sandbox
 from codex_core.tools.context import ToolContext
+
+log = logging.getLogger(__name__)
+
+APPLY_PATCH_TARGET = "codex_core.apply_patch.cli:main"
+# The command needs no environment of its own; PATH only for the sandbox wrapper.
+APPLY_PATCH_ENV = {"PATH": "/usr/bin:/bin"}
+ABORTED = "apply_patch was aborted: the turn was interrupted while the patch was being applied"
+SANDBOX_REFUSED = (
+    "the sandbox refused this write: patches may change only files inside the writable "
+    "roots, and never their .git or .codex"
+)
 
 
 def patch_input_from_arguments(arguments: str) -> str:
@@ -69,20 +97,25 @@ async def run_apply_patch(
     cwd = ctx.resolve(workdir)
     try:
         changes = compute_changes(parse_patch(patch_text), cwd)
+        stdin = patch_text.encode("utf-8", errors="surrogateescape")
     except ApplyPatchError as err:
         return f"apply_patch verification failed: {err}"
+    except UnicodeEncodeError:
+        return "apply_patch verification failed: the patch is not valid Unicode text"
     paths = touched_paths(changes)
+    turn = ctx.turn
+    platform = _platform_sandbox(ctx)
     check = assess_patch_safety(
         paths,
-        ctx.turn.approval_policy,
-        ctx.turn.sandbox_policy,
-        ctx.turn.cwd,
+        turn.approval_policy,
+        turn.sandbox_policy,
+        turn.cwd,
         ctx.approvals.patch_paths,
+        platform is not None,
     )
     file_changes = protocol_changes(changes)
     if isinstance(check, Reject):
         return f"patch rejected: {check.reason}"
-    auto_approved = not isinstance(check, AskUser)
     if isinstance(check, AskUser):
         decision = await ctx.request_patch_approval(call_id, file_changes, check.reason, None)
         if decision == "abort":
@@ -91,24 +124,71 @@ async def run_apply_patch(
             return "patch rejected by user"
         if decision == "approved_for_session":
             ctx.approvals.patch_paths.update(p.resolve() for p in paths)
+        where = patch_sandbox(paths, turn.sandbox_policy, turn.cwd, platform is not None)
+    else:
+        assert isinstance(check, AutoApprove)
+        where = check.sandbox
+    sandbox: SandboxType = platform if where == "platform" and platform is not None else "none"
 
     ctx.diff_tracker.on_patch_begin(paths)
     ctx.emit(
-        PatchApplyBeginEvent(call_id=call_id, auto_approved=auto_approved, changes=file_changes)
+        PatchApplyBeginEvent(
+            call_id=call_id, auto_approved=not isinstance(check, AskUser), changes=file_changes
+        )
     )
     try:
-        result = apply_patch(patch_text, cwd)
-    except ApplyPatchError as err:
-        ctx.emit(PatchApplyEndEvent(call_id=call_id, stderr=str(err), success=False))
-        _emit_turn_diff(ctx)
-        return f"apply_patch failed: {err}"
+        result = await _apply_in_sandbox(ctx, stdin, cwd, sandbox)
+    except asyncio.CancelledError:
+        ctx.emit(PatchApplyEndEvent(call_id=call_id, stderr=ABORTED, success=False))
+        raise
     except OSError as err:
         ctx.emit(PatchApplyEndEvent(call_id=call_id, stderr=str(err), success=False))
         return f"apply_patch failed: {err}"
-    stdout = result.summary()
-    ctx.emit(PatchApplyEndEvent(call_id=call_id, stdout=stdout, success=True))
+    if result.exit_code == 0 and not result.timed_out:
+        ctx.emit(PatchApplyEndEvent(call_id=call_id, stdout=result.stdout, success=True))
+        _emit_turn_diff(ctx)
+        return result.stdout
+    stderr = _failure_text(result, sandbox)
+    ctx.emit(PatchApplyEndEvent(call_id=call_id, stderr=stderr, success=False))
     _emit_turn_diff(ctx)
-    return stdout
+    return f"apply_patch failed: {stderr}"
+
+
+def _platform_sandbox(ctx: ToolContext) -> SandboxType | None:
+    """The sandbox patches run in for this turn ("none" under full access), None if absent."""
+    try:
+        return select_sandbox(ctx.turn.sandbox_policy)
+    except SandboxUnavailable as err:
+        log.info("no sandbox for apply_patch: %s", err)
+        return None
+
+
+async def _apply_in_sandbox(
+    ctx: ToolContext, patch: bytes, cwd: Path, sandbox: SandboxType
+) -> ExecResult:
+    """Run the apply_patch command in `cwd` inside `sandbox`, the patch on its stdin."""
+    if not cwd.is_dir():
+        raise FileNotFoundError(f"the working directory {cwd} does not exist")
+    params = ExecParams(
+        command=isolated_python_argv(APPLY_PATCH_TARGET, []),
+        cwd=cwd,
+        timeout_ms=ctx.turn.shell_timeout_ms,
+        env=dict(APPLY_PATCH_ENV),
+        stdin=patch,
+    )
+    return await run_exec(
+        params, sandbox, ctx.turn.sandbox_policy, ctx.turn.cwd, codex_home=ctx.codex_home
+    )
+
+
+def _failure_text(result: ExecResult, sandbox: SandboxType) -> str:
+    """What the model and the patch_apply_end event are told about a failed patch."""
+    if result.timed_out:
+        return f"apply_patch timed out after {result.duration_ms} ms; no further hunks applied"
+    text = result.stderr.strip() or f"apply_patch exited with code {result.exit_code}"
+    if sandbox != "none" and result.sandbox_denied:
+        text = f"{text} ({SANDBOX_REFUSED})"
+    return text
 
 
 def _emit_turn_diff(ctx: ToolContext) -> None:

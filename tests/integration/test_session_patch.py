@@ -6,11 +6,16 @@ from pathlib import Path
 
 import pytest
 
+import codex_core.tools.patch as patch_tool
 from codex_core.protocol import (
     ApplyPatchApprovalRequestEvent,
+    EventMsg,
+    InterruptOp,
+    Op,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
     TaskCompleteEvent,
+    TurnAbortedEvent,
     TurnDiffEvent,
 )
 from tests.integration.session_harness import (
@@ -278,3 +283,34 @@ async def test_session_patch_approved_for_session_covers_same_files_only(
 
     assert approver.asked == ["p1", "p3"]
     assert first.read_text() == "y\n" and other.read_text() == "z\n"
+
+
+async def test_session_patch_interrupted_while_applying_ends_the_patch_as_aborted(
+    model_server: ModelServer,
+    workspace: Workspace,
+    codex_home: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Patches are applied by a sandboxed child; an interrupt still closes the patch cell."""
+    monkeypatch.setattr(patch_tool, "isolated_python_argv", lambda target, args: ["sleep", "30"])
+    patch = "*** Begin Patch\n*** Add File: slow.txt\n+x\n*** End Patch"
+    model_server.add(turn(apply_patch_call(patch, "p1")))
+    session = await start_session(
+        model_server, workspace, codex_home, "on-request", sandbox_mode="danger-full-access"
+    )
+
+    def interrupt(msg: EventMsg) -> Op | None:
+        return InterruptOp() if isinstance(msg, PatchApplyBeginEvent) else None
+
+    events = await run_turn(session, "add", interrupt)
+    await shutdown(session)
+
+    assert event_types(events, "patch_apply_begin", "patch_apply_end", "turn_aborted") == [
+        "patch_apply_begin",
+        "patch_apply_end",
+        "turn_aborted",
+    ]
+    end = next(m for m in events if isinstance(m, PatchApplyEndEvent))
+    assert not end.success and "aborted" in end.stderr
+    assert not (workspace.root / "slow.txt").exists()
+    assert isinstance(events[-1], TurnAbortedEvent)
