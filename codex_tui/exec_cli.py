@@ -148,17 +148,23 @@ def _read_output_schema(path: str | None) -> dict[str, Any] | None | Literal[Fal
 
 
 def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None:
-    from codex_core.rollout import find_session_path, list_sessions
+    from codex_core.rollout import NotASessionError, find_session_path, list_sessions
 
     if ns.last:
         page = list_sessions(config.codex_home, page_size=1, cwd=config.cwd)
         if not page.items:
             page = list_sessions(config.codex_home, page_size=1)
+        for skipped in page.skipped:
+            print(f"codex: {skipped.warning}", file=sys.stderr)
         if not page.items:
             print("codex: no recorded session to resume", file=sys.stderr)
             return None
         return Path(page.items[0].path)
-    path = find_session_path(config.codex_home, ns.session_id)
+    try:
+        path = find_session_path(config.codex_home, ns.session_id)
+    except NotASessionError as err:
+        print(f"codex: {err}", file=sys.stderr)
+        return None
     if path is None:
         print(f"codex: no session with id {ns.session_id}", file=sys.stderr)
         return None
