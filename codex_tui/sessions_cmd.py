@@ -50,8 +50,16 @@ def _home_relative(path: str | None) -> str:
     return path
 
 
+_CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], "?")
+
+
+def _printable(text: str) -> str:
+    """`text` without control characters: a rollout must not drive the terminal."""
+    return text.translate(_CONTROL)
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    return _printable(" ".join(text.split()))
 
 
 def render_table(items: list[SessionSummary], width: int, now: float) -> list[str]:
@@ -59,8 +67,8 @@ def render_table(items: list[SessionSummary], width: int, now: float) -> list[st
     rows = [
         (
             relative_age(item.updated_at, now),
-            _shorten(item.git_branch or "-", _BRANCH_WIDTH),
-            _shorten(_home_relative(item.cwd), _CWD_WIDTH),
+            _shorten(_printable(item.git_branch or "-"), _BRANCH_WIDTH),
+            _shorten(_printable(_home_relative(item.cwd)), _CWD_WIDTH),
             _one_line(item.preview),
         )
         for item in items
@@ -116,9 +124,19 @@ def _parser() -> argparse.ArgumentParser:
 
 def _manage(ns: argparse.Namespace, home: Path, stream: TextIO) -> int:
     """`archive` and `fork`: one line on success, one line on stderr otherwise."""
-    from codex_core.rollout import archive_session, find_session_path, fork_rollout
+    from codex_core.rollout import (
+        NotASessionError,
+        archive_session,
+        find_session_path,
+        fork_rollout,
+    )
 
-    path = find_session_path(home, ns.session_id)
+    try:
+        # A corrupt file can still be archived out of the way; forking needs a real session.
+        path = find_session_path(home, ns.session_id, check=ns.command != "archive")
+    except NotASessionError as err:
+        print(f"codex sessions {ns.command}: {err}", file=sys.stderr)
+        return 1
     if path is None:
         print(f"codex sessions: no session matches {ns.session_id!r}", file=sys.stderr)
         return 1
@@ -139,6 +157,7 @@ def _manage(ns: argparse.Namespace, home: Path, stream: TextIO) -> int:
 
 
 def _collect(ns: argparse.Namespace, home: Path) -> list[SessionSummary]:
+    """The sessions to show; files that are not sessions get one warning line each."""
     cwd = None if ns.all else (ns.cwd or os.getcwd())
     limit = ns.limit if ns.limit > 0 else None
     items: list[SessionSummary] = []
@@ -149,6 +168,8 @@ def _collect(ns: argparse.Namespace, home: Path) -> list[SessionSummary]:
             home, page_size=page_size, cursor=cursor, cwd=cwd, include_archived=ns.archived
         )
         items.extend(page.items)
+        for skipped in page.skipped:
+            print(f"codex sessions: {_printable(skipped.warning)}", file=sys.stderr)
         cursor = page.next_cursor
         if cursor is None:
             break

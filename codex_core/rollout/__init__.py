@@ -21,17 +21,36 @@ if TYPE_CHECKING:
         InvalidCursorError,
         SessionPage,
         SessionSummary,
+        SkippedFile,
         list_sessions,
     )
-    from codex_core.rollout.manage import archive_session, find_session_path, fork_rollout
+    from codex_core.rollout.manage import (
+        NotASessionError,
+        archive_session,
+        check_session_file,
+        find_session_path,
+        fork_rollout,
+    )
     from codex_core.rollout.reader import Rollout, RolloutLine, read_rollout
     from codex_core.rollout.recorder import RolloutRecorder
     from codex_core.rollout.replay import Reconstructed, reconstruct
 
 _HOMES = {
     "format": ("ARCHIVED_DIR", "SESSIONS_DIR", "is_persisted_event", "is_persisted_item"),
-    "listing": ("InvalidCursorError", "SessionPage", "SessionSummary", "list_sessions"),
-    "manage": ("archive_session", "find_session_path", "fork_rollout"),
+    "listing": (
+        "InvalidCursorError",
+        "SessionPage",
+        "SessionSummary",
+        "SkippedFile",
+        "list_sessions",
+    ),
+    "manage": (
+        "NotASessionError",
+        "archive_session",
+        "check_session_file",
+        "find_session_path",
+        "fork_rollout",
+    ),
     "reader": ("Rollout", "RolloutLine", "read_rollout"),
     "replay": ("Reconstructed", "reconstruct"),
     "recorder": ("RolloutRecorder",),
@@ -43,13 +62,16 @@ __all__ = [
     "ARCHIVED_DIR",
     "SESSIONS_DIR",
     "InvalidCursorError",
+    "NotASessionError",
     "Reconstructed",
     "Rollout",
     "RolloutLine",
     "RolloutRecorder",
     "SessionPage",
     "SessionSummary",
+    "SkippedFile",
     "archive_session",
+    "check_session_file",
     "find_session_path",
     "fork_rollout",
     "is_persisted_event",

@@ -17,8 +17,8 @@ from codex_core.rollout.head import Head
 log = logging.getLogger(__name__)
 
 CATALOG_NAME = "sessions_catalog.sqlite"
-_SCHEMA_VERSION = 2
-_COLUMNS = "session_id, created_at, cwd, git_branch, model_provider, source, preview"
+_SCHEMA_VERSION = 3
+_COLUMNS = "session_id, created_at, cwd, git_branch, model_provider, source, preview, problem"
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS heads (
     path TEXT PRIMARY KEY,
@@ -115,6 +115,7 @@ class Catalog:
                 head.model_provider,
                 head.source,
                 head.preview,
+                head.problem,
             )
             for path, size, mtime_ns, head in rows
         ]
@@ -124,7 +125,7 @@ class Catalog:
             self._db.execute("BEGIN")
             self._db.executemany(
                 f"INSERT OR REPLACE INTO heads (path, size, mtime_ns, {_COLUMNS}) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 values,
             )
             self._db.execute("COMMIT")

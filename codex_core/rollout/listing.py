@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import logging
 import os
 import time
 from collections.abc import Callable
@@ -20,6 +21,8 @@ from codex_core.rollout.catalog import Catalog
 from codex_core.rollout.format import ARCHIVED_DIR, SESSIONS_DIR, parse_rollout_name
 from codex_core.rollout.head import Head, read_head
 from codex_core.rollout.scan import rollout_names, session_folders
+
+log = logging.getLogger(__name__)
 
 DEFAULT_PAGE_SIZE = 25
 DEFAULT_PROVIDER = "openai"
@@ -47,12 +50,29 @@ class SessionSummary:
     archived: bool = False
 
 
+@dataclass(frozen=True)
+class SkippedFile:
+    """A rollout file the listing passed over because it is not a Codex session."""
+
+    path: str
+    reason: str
+
+    @property
+    def warning(self) -> str:
+        """The one line a frontend shows, naming the file."""
+        return f"skipping {self.path}: this file is not a Codex session ({self.reason})"
+
+
 @dataclass
 class SessionPage:
-    """A page of sessions; pass `next_cursor` back for the next page (None at the end)."""
+    """A page of sessions; pass `next_cursor` back for the next page (None at the end).
+
+    `skipped` names the files met on the way that are not sessions (corrupt, empty, …).
+    """
 
     items: list[SessionSummary] = field(default_factory=list)
     next_cursor: str | None = None
+    skipped: list[SkippedFile] = field(default_factory=list)
 
 
 _Key = tuple[int, str]  # (mtime_ns, file name): the sort key, newest first
@@ -143,7 +163,10 @@ def _summary(file: _File, head: Head, archived_dir: str) -> SessionSummary | Non
     session_id = head.session_id or (parsed[1] if parsed else name)
     created = head.created_at
     if created is None and parsed is not None:
-        created = datetime.strptime(parsed[0], "%Y-%m-%dT%H-%M-%S").isoformat()
+        try:
+            created = datetime.strptime(parsed[0], "%Y-%m-%dT%H-%M-%S").isoformat()
+        except ValueError:
+            created = None  # a name with an impossible date, e.g. month 13
     return SessionSummary(
         id=session_id,
         path=path,
@@ -238,6 +261,10 @@ def _fill(
                 head = head_reader(path)
                 fresh.append((path, size, mtime_ns, head))
             last_index = index + offset
+            if head.problem is not None:
+                log.info("rollout %s is not a session: %s", path, head.problem)
+                page.skipped.append(SkippedFile(path, head.problem))
+                continue
             if not cwd_ok(head.cwd):
                 continue
             if provider is not None and (head.model_provider or DEFAULT_PROVIDER) != provider:

@@ -19,17 +19,46 @@ from codex_core.rollout.format import (
     rollout_path,
     utc_timestamp,
 )
+from codex_core.rollout.head import read_head
 from codex_core.rollout.reader import RolloutLine, iter_raw_lines
 from codex_core.rollout.scan import rollout_entries, session_id_of
 
 
-def find_session_path(codex_home: Path, id_or_prefix: str) -> Path | None:
+class NotASessionError(LookupError):
+    """A rollout file was found by id but holds no Codex session (corrupt, empty, binary…)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: this file is not a Codex session ({reason})")
+        self.path = path
+        self.reason = reason
+
+
+def check_session_file(path: Path) -> None:
+    """Make sure `path` starts like a Codex session before anything resumes or forks it.
+
+    Raises:
+        NotASessionError: If it does not (the message is one line naming the file).
+    """
+    problem = read_head(os.fspath(path)).problem
+    if problem is not None:
+        raise NotASessionError(Path(path), problem)
+
+
+def find_session_path(codex_home: Path, id_or_prefix: str, *, check: bool = True) -> Path | None:
     """The rollout file of a session, by its id or an unambiguous id prefix.
 
     Active sessions are preferred over archived ones with the same id.
 
+    Args:
+        codex_home: The CODEX_HOME directory.
+        id_or_prefix: A session id or the start of one.
+        check: Refuse a file that is not a Codex session (False to archive such a file).
+
     Returns:
         The path, or None when nothing (or more than one session) matches.
+
+    Raises:
+        NotASessionError: If `check` and the matching file is not a Codex session.
     """
     wanted = id_or_prefix.strip().lower()
     if not wanted:
@@ -43,11 +72,12 @@ def find_session_path(codex_home: Path, id_or_prefix: str) -> Path | None:
         if session_id == wanted:
             exact.append(Path(entry.path))
         prefixed.setdefault(session_id, Path(entry.path))
-    if exact:
-        return exact[0]
-    if len(prefixed) == 1:
-        return next(iter(prefixed.values()))
-    return None
+    found = exact[0] if exact else None
+    if found is None and len(prefixed) == 1:
+        found = next(iter(prefixed.values()))
+    if found is not None and check:
+        check_session_file(found)
+    return found
 
 
 def _is_user_turn(line: RolloutLine) -> bool:

@@ -20,11 +20,21 @@ def _numeric_dirs_desc(parent: str) -> list[str]:
     return [os.path.join(parent, name) for name in found]
 
 
+def _utf8(name: str) -> bool:
+    try:
+        name.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _rollout_entries(folder: str) -> Iterator[os.DirEntry[str]]:
     try:
         with os.scandir(folder) as entries:
             for entry in entries:
-                if entry.name.startswith("rollout-") and entry.name.endswith(".jsonl"):
+                name = entry.name
+                # A name that is not valid UTF-8 (surrogate-escaped) is no rollout of ours.
+                if name.startswith("rollout-") and name.endswith(".jsonl") and _utf8(name):
                     yield entry
     except OSError:
         return
