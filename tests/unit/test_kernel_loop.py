@@ -16,7 +16,15 @@ from codex_core.client import (
     ResponseEvent,
     StreamDisconnected,
 )
-from codex_core.kernel import ABORTED_OUTPUT, Kernel, ToolCall, TurnAbortRequested
+from codex_core.kernel import (
+    ABORTED_OUTPUT,
+    FatalToolError,
+    Kernel,
+    RespondToModel,
+    ToolCall,
+    ToolHost,
+    TurnAbortRequested,
+)
 from codex_core.protocol import (
     EventMsg,
     FunctionCall,
@@ -26,6 +34,7 @@ from codex_core.protocol import (
     assistant_message,
     user_message,
 )
+from codex_core.protocol.pairing import pair_tool_calls
 
 Script = list[ResponseEvent | Exception]
 
@@ -88,7 +97,7 @@ def done(usage: int = 5) -> Completed:
     )
 
 
-def kernel(model: FakeModel, tools: FakeTools, host: FakeHost, retries: int = 5) -> Kernel:
+def kernel(model: FakeModel, tools: ToolHost, host: FakeHost, retries: int = 5) -> Kernel:
     return Kernel(model, tools, host, "be helpful", [], stream_max_retries=retries)
 
 
@@ -110,7 +119,8 @@ async def test_kernel_loop_runs_tools_until_plain_answer() -> None:
             ],
         ]
     )
-    tools, host, history = FakeTools({"c1": "one", "c2": "two"}), FakeHost(), []
+    tools, host = FakeTools({"c1": "one", "c2": "two"}), FakeHost()
+    history: list[ResponseItem] = []
     result = await kernel(model, tools, host).run_turn(history, [user_message("hi")])
     assert result.last_agent_message == "Done"
     assert result.requests == 2
@@ -158,7 +168,8 @@ async def test_kernel_loop_stream_without_completed_counts_as_dropped() -> None:
 
 async def test_kernel_loop_interrupt_records_aborted_outputs_for_pending_calls() -> None:
     model = FakeModel([[call("c1"), call("c2"), done()]])
-    tools, history = FakeTools(block=asyncio.Event()), []
+    tools = FakeTools(block=asyncio.Event())
+    history: list[ResponseItem] = []
     task = asyncio.create_task(
         kernel(model, tools, FakeHost()).run_turn(history, [user_message("hi")])
     )
@@ -179,3 +190,74 @@ async def test_kernel_loop_abort_decision_ends_turn_with_every_call_answered() -
             history, [user_message("x")]
         )
     assert_paired(history)
+
+
+@dataclass
+class RaisingTools:
+    errors: dict[str, Exception]
+
+    async def call(self, call: ToolCall) -> str:
+        error = self.errors.get(call.call_id)
+        if error is not None:
+            raise error
+        return "ok"
+
+
+async def test_kernel_loop_respond_to_model_and_crashes_become_outputs() -> None:
+    model = FakeModel(
+        [[call("c1"), call("c2"), done()], [OutputItemDone(assistant_message("fine")), done()]]
+    )
+    tools = RaisingTools({"c1": RespondToModel("bad arguments"), "c2": KeyError("boom")})
+    history: list[ResponseItem] = []
+    result = await kernel(model, tools, FakeHost()).run_turn(history, [user_message("hi")])
+    assert result.last_agent_message == "fine"
+    outputs = [i.output for i in history if isinstance(i, FunctionCallOutput)]
+    assert outputs == ["bad arguments", "tool shell failed: KeyError: 'boom'"]
+
+
+async def test_kernel_loop_fatal_tool_error_answers_every_call_then_ends() -> None:
+    model = FakeModel([[call("c1"), call("c2"), done()]])
+    tools = RaisingTools({"c1": FatalToolError("disk gone")})
+    history: list[ResponseItem] = []
+    with pytest.raises(FatalToolError):
+        await kernel(model, tools, FakeHost()).run_turn(history, [user_message("hi")])
+    outputs = [i.output for i in history if isinstance(i, FunctionCallOutput)]
+    assert outputs == ["fatal error: disk gone", ABORTED_OUTPUT]
+    assert len(model.prompts) == 1
+
+
+async def test_kernel_loop_repairs_an_unpaired_history_before_sending() -> None:
+    orphan = FunctionCallOutput(call_id="ghost", output="?")
+    open_call = FunctionCall(name="shell", arguments="{}", call_id="killed")
+    history: list[ResponseItem] = [user_message("before"), orphan, open_call]
+    model = FakeModel([[OutputItemDone(assistant_message("ok")), done()]])
+    await kernel(model, FakeTools(), FakeHost()).run_turn(history, [user_message("resume")])
+    sent = model.prompts[0].input
+    assert sent == [
+        user_message("before"),
+        open_call,
+        FunctionCallOutput(call_id="killed", output=ABORTED_OUTPUT),
+        user_message("resume"),
+    ]
+    assert history[: len(sent)] == sent
+
+
+def test_pair_tool_calls_leaves_a_paired_history_alone() -> None:
+    items: list[ResponseItem] = [
+        FunctionCall(name="shell", arguments="{}", call_id="a"),
+        FunctionCallOutput(call_id="a", output="x"),
+    ]
+    repaired, repair = pair_tool_calls(items)
+    assert repaired is items and not repair
+
+
+def test_pair_tool_calls_drops_outputs_before_their_call_and_duplicates() -> None:
+    items: list[ResponseItem] = [
+        FunctionCallOutput(call_id="a", output="early"),
+        FunctionCall(name="shell", arguments="{}", call_id="a"),
+        FunctionCallOutput(call_id="a", output="x"),
+        FunctionCallOutput(call_id="a", output="again"),
+    ]
+    repaired, repair = pair_tool_calls(items)
+    assert repaired == [items[1], items[2]]
+    assert repair.dropped_outputs == ["a", "a"] and repair.added_outputs == []
