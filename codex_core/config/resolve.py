@@ -164,7 +164,7 @@ def resolve_config(
         history=HistoryConfig(toml.history.persistence, toml.history.max_bytes),
         hide_agent_reasoning=toml.hide_agent_reasoning,
         show_raw_agent_reasoning=toml.show_raw_agent_reasoning,
-        mcp_servers=_mcp_servers(toml),
+        mcp_servers=mcp_servers_from_toml(toml),
         projects=projects,
         tui=TuiConfig(notifications=toml.tui.notifications),
         file_opener=None if toml.file_opener == "none" else (toml.file_opener or "vscode"),
@@ -232,7 +232,8 @@ def _projects(toml: ConfigToml) -> dict[str, ProjectConfig]:
     return projects
 
 
-def _mcp_servers(toml: ConfigToml) -> dict[str, McpServerConfig]:
+def mcp_servers_from_toml(toml: ConfigToml) -> dict[str, McpServerConfig]:
+    """The `[mcp_servers.*]` entries as resolved settings (also used by `codex mcp`)."""
     servers: dict[str, McpServerConfig] = {}
     for name, server in toml.mcp_servers.items():
         startup = server.startup_timeout_sec
