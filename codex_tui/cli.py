@@ -14,6 +14,7 @@ PASSTHROUGH = {
     "debug": ("codex_tui.sandbox_cmd", "alias of `sandbox`"),
     "execpolicy": ("codex_tui.execpolicy_cmd", "check commands against your rules"),
     "sessions": ("codex_tui.sessions_cmd", "list recorded sessions"),
+    "mcp": ("codex_tui.mcp_cmd", "manage MCP servers in config.toml"),
 }
 
 
