@@ -29,7 +29,6 @@ from codex_core.exec import (
     select_sandbox,
 )
 from codex_core.exec.arg0 import isolated_python_argv
-from codex_core.kernel import TurnAbortRequested
 from codex_core.protocol import (
     AddChange,
     DeleteChange,
@@ -41,6 +40,7 @@ from codex_core.protocol import (
 )
 from codex_core.safety import AskUser, AutoApprove, Reject, assess_patch_safety, patch_sandbox
 from codex_core.tools.context import ToolContext
+from codex_core.tools.errors import TurnAbortRequested
 
 log = logging.getLogger(__name__)
 

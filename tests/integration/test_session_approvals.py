@@ -42,7 +42,7 @@ from tests.integration.session_harness import (
     workspace,
 )
 from tests.support.model_server import ModelServer
-from tests.support.sse import FunctionCallOut, apply_patch_call, message, shell_call, turn
+from tests.support.sse import FunctionCallOut, Wire, apply_patch_call, message, shell_call, turn
 
 __all__ = ["workspace"]  # the fixture, imported for pytest
 
@@ -62,6 +62,12 @@ class Call:
     kind: Kind
     item: FunctionCallOut
     creates: Path | None
+
+
+def sandbox_refused(text: str) -> bool:
+    """Whether `text` holds the error of a write the sandbox refused (Landlock or a bind)."""
+    lowered = text.lower()
+    return "permission denied" in lowered or "read-only file system" in lowered
 
 
 def matrix_calls(ws: Workspace) -> list[Call]:
@@ -219,7 +225,7 @@ async def test_session_approvals_approved_for_session_remembers_exact_argv(
 
 @pytest.mark.parametrize("wire_api", ["responses", "chat"])
 async def test_session_approvals_denied_tells_model_and_turn_continues(
-    model_server: ModelServer, workspace: Workspace, codex_home: Path, wire_api: str
+    model_server: ModelServer, workspace: Workspace, codex_home: Path, wire_api: Wire
 ) -> None:
     target = workspace.outside / "denied.txt"
     model_server.add(
@@ -347,7 +353,7 @@ async def test_session_approvals_on_failure_offers_unsandboxed_rerun_after_denia
     assert isinstance(request, ExecApprovalRequestEvent) and request.reason == DENIAL_QUESTION
     ends = [m for m in events if isinstance(m, ExecCommandEndEvent)]
     output = tool_outputs(model_server)["write_out"]
-    assert ends[0].exit_code != 0 and "permission denied" in ends[0].aggregated_output.lower()
+    assert ends[0].exit_code != 0 and sandbox_refused(ends[0].aggregated_output)
     if decision == "approved":
         assert event_types(
             events, "exec_command_begin", "exec_command_end", "exec_approval_request"
@@ -363,7 +369,7 @@ async def test_session_approvals_on_failure_offers_unsandboxed_rerun_after_denia
     else:
         assert len(ends) == 1
         assert not target.exists()
-        assert exec_exit_code(output) != 0 and "permission denied" in output.lower()
+        assert exec_exit_code(output) != 0 and sandbox_refused(output)
     decisions = [
         p["decision"] for p in rollout_event_payloads(rollout) if p["type"] == "approval_decision"
     ]
@@ -393,7 +399,7 @@ async def test_session_approvals_sandbox_denial_goes_to_model_without_asking(
     ]
     output = tool_outputs(model_server)["write_out"]
     assert exec_exit_code(output) != 0
-    assert "permission denied" in json.loads(output)["output"].lower()
+    assert sandbox_refused(json.loads(output)["output"])
     assert isinstance(events[-1], TaskCompleteEvent)
 
 
