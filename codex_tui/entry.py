@@ -1,7 +1,8 @@
 """Console-script entry: arg0 dispatch first, then lazy import of the chosen frontend.
 
-This module must stay standard-library only: the sandboxed-command path runs through it
-before every command the model executes, so its start-up time is a product metric.
+This module must stay standard-library only: `codex sandbox -- CMD` runs through it and is
+benchmarked. The Linux sandbox helper is not reached through arg0 any more: the core
+starts it as an isolated interpreter (see `sandbox_helper.launch`).
 """
 
 from __future__ import annotations
@@ -9,17 +10,12 @@ from __future__ import annotations
 import os
 import sys
 
-LINUX_SANDBOX_ARG0 = "codex-linux-sandbox"
 APPLY_PATCH_ARG0S = ("apply_patch", "applypatch")
 
 
 def main() -> int:
     """Dispatch on the name the script was started under, then run the CLI."""
     arg0 = os.path.basename(sys.argv[0]) if sys.argv else "codex"
-    if arg0 == LINUX_SANDBOX_ARG0:
-        from sandbox_helper.linux import main as sandbox_main
-
-        return sandbox_main(sys.argv[1:])
     if arg0 in APPLY_PATCH_ARG0S:
         from codex_core.apply_patch.cli import main as apply_patch_main
 

@@ -27,6 +27,10 @@ IOCTL_DEV = 1 << 15
 ABI1_FS = (1 << 13) - 1  # EXECUTE .. MAKE_SYM
 NET_BIND_TCP = 1 << 0
 NET_CONNECT_TCP = 1 << 1
+# ABI 6 scopes: no connecting to abstract unix sockets, and no signals, outside the domain.
+SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0
+SCOPE_SIGNAL = 1 << 1
+SCOPE_ABI = 6
 
 READ_ACCESS = EXECUTE | READ_FILE | READ_DIR
 FILE_ACCESS = EXECUTE | WRITE_FILE | READ_FILE | TRUNCATE | IOCTL_DEV
@@ -78,8 +82,19 @@ class _PathBeneathAttr(ctypes.Structure):
 class Ruleset:
     """An open Landlock ruleset that path rules are added to before `restrict_self`."""
 
-    def __init__(self, abi: int, *, restrict_tcp: bool, libc: ctypes.CDLL | None = None) -> None:
-        """Create a ruleset handling all file-system rights of `abi` (and TCP if asked)."""
+    def __init__(
+        self,
+        abi: int,
+        *,
+        restrict_tcp: bool,
+        scoped: bool = False,
+        libc: ctypes.CDLL | None = None,
+    ) -> None:
+        """Create a ruleset handling all file-system rights of `abi` (and TCP if asked).
+
+        `scoped` also confines abstract unix sockets and signals to the domain when the
+        kernel has ABI 6.
+        """
         self._libc = libc or _libc()
         self._libc.syscall.restype = ctypes.c_long
         self.abi = abi
@@ -89,6 +104,10 @@ class Ruleset:
         if restrict_tcp and abi >= 4:
             attr.handled_access_net = NET_BIND_TCP | NET_CONNECT_TCP
             size = 16
+        if scoped and abi >= SCOPE_ABI:
+            attr.scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL
+            size = 24
+        self.scoped = bool(attr.scoped)
         fd = self._libc.syscall(SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), 0)
         if fd < 0:
             raise LandlockError(ctypes.get_errno(), "landlock_create_ruleset failed")

@@ -1,20 +1,20 @@
-"""`codex-linux-sandbox`: confine this process with Landlock + seccomp, then exec the command.
+"""The helper's second stage: no_new_privs, Landlock and seccomp, then exec the command.
 
-Usage: codex-linux-sandbox --sandbox-policy-cwd DIR --sandbox-policy JSON -- CMD...
+Started by the core as an isolated interpreter (`python -I -S -B`, see
+`sandbox_helper.launch`), normally inside bubblewrap, with an empty environment; the
+command's own environment arrives on an inherited file descriptor:
 
-Steps: (1) if a writable root holds `.git` or `.codex`, enter a private user + mount
-namespace and bind-mount those directories read-only onto themselves; (2) set
-no_new_privs; (3) Landlock: read + execute on `/`, full access on `/dev/null` and every
-writable root; (4) seccomp: EPERM for network syscalls (AF_UNIX sockets excepted), ptrace
-and io_uring when the policy has no network; (5) execvp.
+    stage2 [--env-fd N] [--network] [--writable DIR]... [--fence PATH]... [--direct]
+           -- COMMAND [ARGS...]
 
-Landlock rules only add rights beneath a path, so a writable root cannot exclude its
-`.git`. The read-only bind mount does the subtraction instead (writes there fail with
-EROFS), and Landlock forbids the sandboxed command from unmounting it. When user
-namespaces are unavailable, such a root falls back to granting write on each of its
-children except the protected ones; then existing files directly in the root stay
-writable but new entries cannot be created or removed at the root's top level.
-Anything missing (Landlock, seccomp) makes the helper refuse rather than run unconfined.
+Inside bubblewrap the namespaces and mounts are the file-system sandbox, and Landlock
+(where the kernel has it) is a second layer: read and execute everywhere, writes only
+beneath the writable roots and the private /dev; on ABI 6+ abstract unix sockets and
+signals are scoped to the sandbox. `--direct` is the no-user-namespace fallback: then
+Landlock is the only file-system layer and is required; fenced paths (`.git`, `.codex`,
+what the core executes) are carved out of the writable roots by granting writes on
+every sibling instead of the root, and seccomp also denies System V IPC. Anything that
+cannot be enforced makes the helper refuse rather than run the command.
 """
 
 from __future__ import annotations
@@ -22,16 +22,17 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
-from collections.abc import Mapping
 
-from sandbox_helper import landlock, mountns, seccomp
-from sandbox_helper.policy import HelperPolicy, PolicyError, parse_policy, writable_roots
+from sandbox_helper import landlock, seccomp
 
 PROG = "codex-linux-sandbox"
-USAGE = f"usage: {PROG} --sandbox-policy-cwd DIR --sandbox-policy JSON -- COMMAND [ARGS...]"
+USAGE = (
+    f"usage: {PROG} [--env-fd N] [--network] [--writable DIR]... [--fence PATH]... "
+    "[--direct] -- COMMAND [ARGS...]"
+)
 HOW_TO_PROCEED = (
-    "run with `--sandbox danger-full-access` (no sandbox), or use a Linux kernel with "
-    "Landlock enabled (5.13+, `landlock` in the lsm= boot list)"
+    "run with `--sandbox danger-full-access` (no sandbox), or use a Linux kernel with user "
+    "namespaces or Landlock enabled"
 )
 
 
@@ -43,122 +44,137 @@ class SandboxSetupError(RuntimeError):
     """The sandbox could not be enforced; the command must not run."""
 
 
-class HelperArgs:
+class Stage2Args:
     """Parsed helper command line."""
 
-    __slots__ = ("policy", "policy_cwd", "command")
+    __slots__ = ("env_fd", "network", "writable", "fences", "direct", "command")
 
-    def __init__(self, policy: HelperPolicy, policy_cwd: str, command: list[str]) -> None:
-        """Hold the parsed values."""
-        self.policy = policy
-        self.policy_cwd = policy_cwd
-        self.command = command
+    def __init__(self) -> None:
+        """Defaults: no env fd, no network, nothing writable, inside bubblewrap."""
+        self.env_fd: int | None = None
+        self.network = False
+        self.writable: list[str] = []
+        self.fences: list[str] = []
+        self.direct = False
+        self.command: list[str] = []
 
 
-def parse_args(argv: list[str]) -> HelperArgs:
-    """Parse `--sandbox-policy-cwd DIR --sandbox-policy JSON -- CMD...`.
+def parse_args(argv: list[str]) -> Stage2Args:
+    """Parse the stage-2 command line.
 
     Raises:
-        UsageError: a flag is missing or unknown, or the policy is invalid.
+        UsageError: an unknown flag, a missing value or no command.
     """
-    values: dict[str, str] = {}
+    args = Stage2Args()
     i = 0
     while i < len(argv) and argv[i] != "--":
-        flag, eq, value = argv[i].partition("=")
-        if flag not in ("--sandbox-policy-cwd", "--sandbox-policy"):
-            raise UsageError(f"unknown argument {argv[i]!r}")
-        if not eq:
+        flag = argv[i]
+        if flag in ("--network", "--direct"):
+            setattr(args, flag[2:], True)
             i += 1
-            if i >= len(argv):
-                raise UsageError(f"{flag} needs a value")
-            value = argv[i]
-        values[flag] = value
-        i += 1
-    command = argv[i + 1 :]
-    if "--sandbox-policy" not in values or "--sandbox-policy-cwd" not in values:
-        raise UsageError("--sandbox-policy and --sandbox-policy-cwd are required")
-    if not command:
+            continue
+        if flag not in ("--env-fd", "--writable", "--fence") or i + 1 >= len(argv):
+            raise UsageError(f"unknown argument or missing value: {flag!r}")
+        value = argv[i + 1]
+        if flag == "--env-fd":
+            if not value.isdigit():
+                raise UsageError("--env-fd needs a file descriptor number")
+            args.env_fd = int(value)
+        elif flag == "--writable":
+            args.writable.append(value)
+        else:
+            args.fences.append(value)
+        i += 2
+    args.command = argv[i + 1 :]
+    if not args.command:
         raise UsageError("no command given after --")
+    return args
+
+
+def read_env(fd: int) -> dict[bytes, bytes]:
+    """Read NUL-terminated KEY=VALUE records from `fd`, then close it."""
+    chunks = []
     try:
-        policy = parse_policy(values["--sandbox-policy"])
-    except PolicyError as err:
-        raise UsageError(str(err)) from None
-    return HelperArgs(policy, os.path.abspath(values["--sandbox-policy-cwd"]), command)
+        while chunk := os.read(fd, 65536):
+            chunks.append(chunk)
+    finally:
+        os.close(fd)
+    env: dict[bytes, bytes] = {}
+    for record in b"".join(chunks).split(b"\0"):
+        key, eq, value = record.partition(b"=")
+        if eq and key:
+            env[key] = value
+    return env
 
 
-def apply_sandbox(policy: HelperPolicy, policy_cwd: str, env: Mapping[str, str]) -> None:
-    """Confine the current process (and everything it execs) according to `policy`.
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _grant_except(ruleset: landlock.Ruleset, root: str, fences: list[str]) -> None:
+    """Grant every right beneath `root` except beneath the fenced paths.
+
+    Landlock rules only add rights, so a fenced path inside `root` is carved out by
+    granting each sibling on the way down instead of `root` itself: new entries cannot
+    be created in the directories that lead to a fence.
+    """
+    inside = [f for f in fences if _under(f, root) and f != root]
+    if not inside:
+        ruleset.allow(root, ruleset.handled)
+        return
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return
+    for name in names:
+        child = os.path.join(root, name)
+        if child in inside or os.path.islink(child):
+            continue
+        if os.path.isdir(child) and any(_under(f, child) for f in inside):
+            _grant_except(ruleset, child, inside)
+        else:
+            ruleset.allow(child, ruleset.handled)
+
+
+def apply_sandbox(args: Stage2Args, libc: ctypes.CDLL) -> None:
+    """Confine this process (and everything it execs) as `args` describe.
 
     Raises:
-        SandboxSetupError: Landlock or seccomp is unavailable or was not enforced.
+        SandboxSetupError: a required layer is unavailable or was not enforced.
     """
-    if policy.has_full_disk_write and policy.has_network:
-        return
-    libc = ctypes.CDLL(None, use_errno=True)
     abi = landlock.abi_version(libc)
-    if abi < 1:
-        raise SandboxSetupError(f"Landlock is not available on this kernel; {HOW_TO_PROCEED}")
-    if not policy.has_network and not seccomp.filter_available(libc):
+    if args.direct and abi < 1:
+        raise SandboxSetupError(
+            "neither user namespaces nor Landlock are available on this kernel; " + HOW_TO_PROCEED
+        )
+    if not seccomp.filter_available(libc):
         raise SandboxSetupError(
             f"seccomp filters are not available on this kernel or architecture; {HOW_TO_PROCEED}"
         )
-    roots = writable_roots(policy, policy_cwd, env)
-    protected = {r.root: [p for p in r.read_only_subpaths if os.path.lexists(p)] for r in roots}
-    bound = _bind_protected_read_only(libc, [p for paths in protected.values() for p in paths])
     try:
         seccomp.set_no_new_privs(libc)
-        ruleset = landlock.Ruleset(abi, restrict_tcp=not policy.has_network, libc=libc)
-        ruleset.allow("/", landlock.READ_ACCESS)
-        ruleset.allow("/dev/null", landlock.FILE_ACCESS)
-        everything = ruleset.handled
-        for root in roots:
-            fenced = [p for p in protected[root.root] if p not in bound]
-            if not fenced:
-                ruleset.allow(root.root, everything)
-                continue
-            for entry in _children(root.root):
-                if entry not in fenced and not os.path.islink(entry):
-                    ruleset.allow(entry, everything)
-        ruleset.restrict_self()
-        if not policy.has_network:
-            seccomp.install_network_filter(libc)
+        if abi >= 1:
+            ruleset = landlock.Ruleset(abi, restrict_tcp=not args.network, scoped=True, libc=libc)
+            ruleset.allow("/", landlock.READ_ACCESS)
+            if args.direct:
+                ruleset.allow("/dev/null", landlock.FILE_ACCESS)
+            else:
+                ruleset.allow("/dev", ruleset.handled)  # bubblewrap's private /dev
+            for root in args.writable:
+                _grant_except(ruleset, root, args.fences if args.direct else [])
+            ruleset.restrict_self()
+        seccomp.install_filter(libc, network=args.network, deny_sysv=args.direct)
     except OSError as err:
         raise SandboxSetupError(f"{err.strerror or err}; {HOW_TO_PROCEED}") from None
 
 
-def _bind_protected_read_only(libc: ctypes.CDLL, paths: list[str]) -> set[str]:
-    """Bind the protected paths read-only in a private namespace; returns those that worked."""
-    if not paths:
-        return set()
-    try:
-        mountns.enter_private_namespace(libc)
-    except mountns.NamespaceUnavailable:
-        return set()  # no user namespaces here: the children fallback protects them
-    except OSError as err:
-        raise SandboxSetupError(
-            f"cannot set up the mount namespace: {err}; {HOW_TO_PROCEED}"
-        ) from None
-    bound: set[str] = set()
-    for path in paths:
-        try:
-            mountns.bind_read_only(libc, path)
-        except OSError:
-            continue
-        bound.add(path)
-    return bound
-
-
-def _children(root: str) -> list[str]:
-    try:
-        return [os.path.join(root, name) for name in os.listdir(root)]
-    except OSError:
-        return []
-
-
-def exec_command(command: list[str]) -> int:
+def exec_command(command: list[str], env: dict[bytes, bytes] | None = None) -> int:
     """Replace this process with `command`; returns 127/126 only if exec fails."""
     try:
-        os.execvp(command[0], command)
+        if env is None:
+            os.execvp(command[0], command)
+        else:
+            os.execvpe(command[0], command, env)
     except FileNotFoundError:
         sys.stderr.write(f"{PROG}: command not found: {command[0]}\n")
         return 127
@@ -168,15 +184,16 @@ def exec_command(command: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    """Helper entry point (arg0 dispatch); returns an exit code only when exec did not happen."""
+    """Stage-2 entry point; returns an exit code only when exec did not happen."""
     try:
         args = parse_args(argv)
     except UsageError as err:
         sys.stderr.write(f"{PROG}: {err}\n{USAGE}\n")
         return 2
+    env = read_env(args.env_fd) if args.env_fd is not None else {}
     try:
-        apply_sandbox(args.policy, args.policy_cwd, os.environ)
+        apply_sandbox(args, ctypes.CDLL(None, use_errno=True))
     except SandboxSetupError as err:
         sys.stderr.write(f"{PROG}: refusing to run the command unsandboxed: {err}\n")
         return 1
-    return exec_command(args.command)
+    return exec_command(args.command, env)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 
@@ -77,6 +76,8 @@ class HelperPolicy:
 
     def to_json(self) -> str:
         """The wire JSON, as `--sandbox-policy` expects it."""
+        import json  # lazily: `codex sandbox` never serialises a policy
+
         data: dict[str, object] = {"mode": self.mode}
         if self.mode == WORKSPACE_WRITE:
             data.update(
@@ -140,6 +141,8 @@ def parse_policy(text: str) -> HelperPolicy:
     Raises:
         PolicyError: the text is not a valid policy.
     """
+    import json
+
     try:
         data = json.loads(text)
     except json.JSONDecodeError as err:

@@ -1,10 +1,20 @@
-"""A hand-assembled seccomp-BPF filter that blocks network syscalls, ptrace and io_uring.
+"""A hand-assembled seccomp-BPF filter: network, ptrace, io_uring, TIOCSTI and host IPC.
 
 The filter is built as raw BPF through ctypes rather than with `pyseccomp` (libseccomp):
-importing pyseccomp costs ~35 ms, the filter is small and fixed, and raw BPF needs no
-shared library. Blocked syscalls fail with EPERM; `socket`/`socketpair` are allowed only
-for AF_UNIX. Foreign architectures (e.g. 32-bit or x32 syscalls) kill the process, since
-their syscall numbers differ and would slip past the filter.
+importing pyseccomp costs ~35 ms under the isolated start, the filter is small and fixed,
+and raw BPF needs no shared library. Blocked syscalls fail with EPERM. Foreign
+architectures (32-bit or x32 syscalls) kill the process, since their syscall numbers
+differ and would slip past the filter.
+
+Always denied: ptrace, io_uring, and the TIOCSTI / TIOCLINUX ioctls (keystroke injection
+into a terminal). Unix datagram sockets are refused in every mode: `sendmsg` with a
+destination address cannot be filtered (the address sits behind a pointer), so a datagram
+socket is the only way to reach a host socket path such as /dev/log without connect().
+Without network: every socket syscall that names a peer is denied and `socket` only
+creates AF_UNIX stream sockets. With network: `socket(AF_UNIX)` is denied, so host
+services listening on unix sockets (docker, dbus, ssh-agent) stay out of reach while
+TCP/UDP work; `socketpair` keeps working. `deny_sysv` also blocks System V IPC (used when
+there is no IPC namespace).
 """
 
 from __future__ import annotations
@@ -24,20 +34,32 @@ RET_KILL_PROCESS = 0x80000000
 RET_ERRNO = 0x00050000
 RET_ALLOW = 0x7FFF0000
 
-# BPF opcodes: load word (absolute), jump-if-equal / jump-if-greater-or-equal (constant), return.
+# BPF opcodes: load word (absolute), and-constant, jump-if-equal / jump-if-greater-or-equal
+# (constant), return.
 LD_W_ABS = 0x20
+AND_K = 0x54
 JEQ_K = 0x15
 JGE_K = 0x35
 RET_K = 0x06
 
 OFFSET_NR = 0
 OFFSET_ARCH = 4
-OFFSET_ARG0 = 16  # low 32 bits of args[0] on little-endian machines
+
+
+def arg_low(index: int) -> int:
+    """Offset of the low 32 bits of syscall argument `index` (little-endian machines)."""
+    return 16 + 8 * index
+
 
 X32_SYSCALL_BIT = 0x40000000
 AF_UNIX = 1
+SOCK_DGRAM = 2
+SOCK_TYPE_MASK = 0xF
+TIOCSTI = 0x5412
+TIOCLINUX = 0x541C
 
-BLOCKED_NAMES = (
+ALWAYS_DENIED = ("ptrace", "io_uring_setup", "io_uring_enter", "io_uring_register")
+NETWORK_DENIED = (
     "connect",
     "accept",
     "accept4",
@@ -50,24 +72,33 @@ BLOCKED_NAMES = (
     "getpeername",
     "getsockname",
     "shutdown",
-    "ptrace",
-    "io_uring_setup",
-    "io_uring_enter",
-    "io_uring_register",
 )
-UNIX_ONLY_NAMES = ("socket", "socketpair")
-# sendto is blocked only with a destination address: with a NULL address it is what libc's
-# send(2) uses on an already-connected socket, and the only sockets a sandboxed command
-# can create are AF_UNIX ones (e.g. asyncio's self-pipe socketpair).
-ADDRESSED_NAMES = ("sendto",)
-OFFSET_ARG4_LOW = 16 + 8 * 4
-OFFSET_ARG4_HIGH = OFFSET_ARG4_LOW + 4
+SYSV_DENIED = (
+    "shmget",
+    "shmat",
+    "shmctl",
+    "shmdt",
+    "semget",
+    "semop",
+    "semctl",
+    "semtimedop",
+    "msgget",
+    "msgsnd",
+    "msgrcv",
+    "msgctl",
+)
+# Kept for callers and tests that list what a no-network filter blocks outright.
+BLOCKED_NAMES = ALWAYS_DENIED + NETWORK_DENIED
 
 # Per machine: (AUDIT_ARCH value, syscall numbers, seccomp(2) number).
 ARCHES: dict[str, tuple[int, dict[str, int], int]] = {
     "x86_64": (
         0xC000003E,
         {
+            "ioctl": 16,
+            "shmget": 29,
+            "shmat": 30,
+            "shmctl": 31,
             "socket": 41,
             "connect": 42,
             "accept": 43,
@@ -80,7 +111,16 @@ ARCHES: dict[str, tuple[int, dict[str, int], int]] = {
             "socketpair": 53,
             "setsockopt": 54,
             "getsockopt": 55,
+            "semget": 64,
+            "semop": 65,
+            "semctl": 66,
+            "shmdt": 67,
+            "msgget": 68,
+            "msgsnd": 69,
+            "msgrcv": 70,
+            "msgctl": 71,
             "ptrace": 101,
+            "semtimedop": 220,
             "accept4": 288,
             "recvmmsg": 299,
             "sendmmsg": 307,
@@ -93,7 +133,20 @@ ARCHES: dict[str, tuple[int, dict[str, int], int]] = {
     "aarch64": (
         0xC00000B7,
         {
+            "ioctl": 29,
             "ptrace": 117,
+            "msgget": 186,
+            "msgctl": 187,
+            "msgrcv": 188,
+            "msgsnd": 189,
+            "semget": 190,
+            "semctl": 191,
+            "semtimedop": 192,
+            "semop": 193,
+            "shmget": 194,
+            "shmctl": 195,
+            "shmat": 196,
+            "shmdt": 197,
             "socket": 198,
             "socketpair": 199,
             "bind": 200,
@@ -117,6 +170,8 @@ ARCHES: dict[str, tuple[int, dict[str, int], int]] = {
     ),
 }
 
+Insn = tuple[int, "str | int", "str | int", int]
+
 
 class SeccompError(OSError):
     """The seccomp filter could not be installed; the message says why."""
@@ -128,8 +183,17 @@ def machine() -> str:
     return "aarch64" if name == "arm64" else name
 
 
-def build_network_filter(arch: str) -> bytes:
-    """The BPF program (packed `struct sock_filter` array) for `arch`.
+def _check_arg(offset: int, value: int, on_match: str, mask: int = 0) -> list[Insn]:
+    """Load an argument word (optionally masked) and jump to `on_match` when it equals `value`."""
+    insns: list[Insn] = [(LD_W_ABS, 0, 0, offset)]
+    if mask:
+        insns.append((AND_K, 0, 0, mask))
+    insns.append((JEQ_K, on_match, 0, value))
+    return insns
+
+
+def build_filter(arch: str, *, network: bool, deny_sysv: bool = False) -> bytes:
+    """The BPF program (packed `struct sock_filter` array) for `arch` and the given mode.
 
     Raises:
         SeccompError: the architecture is not supported.
@@ -137,38 +201,74 @@ def build_network_filter(arch: str) -> bytes:
     if arch not in ARCHES:
         raise SeccompError(errno.ENOSYS, f"no seccomp filter for the {arch} architecture")
     audit_arch, numbers, _ = ARCHES[arch]
-    # Instructions as (code, jt_label, jf_label, k); labels resolve to relative jumps.
-    prog: list[tuple[int, str | int, str | int, int]] = [
+    denied = list(ALWAYS_DENIED)
+    if not network:
+        denied += NETWORK_DENIED
+    if deny_sysv:
+        denied += SYSV_DENIED
+    head: list[Insn] = [
         (LD_W_ABS, 0, 0, OFFSET_ARCH),
         (JEQ_K, 0, "kill", audit_arch),
         (LD_W_ABS, 0, 0, OFFSET_NR),
     ]
     if arch == "x86_64":
-        prog.append((JGE_K, "kill", 0, X32_SYSCALL_BIT))
-    prog += [(JEQ_K, "deny", 0, numbers[name]) for name in BLOCKED_NAMES]
-    prog += [(JEQ_K, "unix_only", 0, numbers[name]) for name in UNIX_ONLY_NAMES]
-    prog += [(JEQ_K, "addressed", 0, numbers[name]) for name in ADDRESSED_NAMES]
-    base = len(prog)
-    labels = {"unix_only": base + 1, "addressed": base + 4, "deny": base + 9, "kill": base + 10}
-    prog += [
-        (RET_K, 0, 0, RET_ALLOW),
-        (LD_W_ABS, 0, 0, OFFSET_ARG0),  # unix_only
-        (JEQ_K, 0, "deny", AF_UNIX),
-        (RET_K, 0, 0, RET_ALLOW),
-        (LD_W_ABS, 0, 0, OFFSET_ARG4_LOW),  # addressed: allow only a NULL address
-        (JEQ_K, 0, "deny", 0),
-        (LD_W_ABS, 0, 0, OFFSET_ARG4_HIGH),
-        (JEQ_K, 0, "deny", 0),
-        (RET_K, 0, 0, RET_ALLOW),
-        (RET_K, 0, 0, RET_ERRNO | errno.EPERM),  # deny
-        (RET_K, 0, 0, RET_KILL_PROCESS),  # kill
+        head.append((JGE_K, "kill", 0, X32_SYSCALL_BIT))
+    head += [(JEQ_K, "deny", 0, numbers[name]) for name in denied]
+    head += [
+        (JEQ_K, "ioctl", 0, numbers["ioctl"]),
+        (JEQ_K, "socket", 0, numbers["socket"]),
+        (JEQ_K, "socketpair", 0, numbers["socketpair"]),
     ]
+    if not network:
+        head.append((JEQ_K, "sendto", 0, numbers["sendto"]))
+    head.append((RET_K, 0, 0, RET_ALLOW))
+    blocks: dict[str, list[Insn]] = {
+        "ioctl": [
+            *_check_arg(arg_low(1), TIOCSTI, "deny"),
+            (JEQ_K, "deny", 0, TIOCLINUX),
+            (RET_K, 0, 0, RET_ALLOW),
+        ],
+        "socketpair": [
+            *_check_arg(arg_low(1), SOCK_DGRAM, "deny", SOCK_TYPE_MASK),
+            (RET_K, 0, 0, RET_ALLOW),
+        ],
+    }
+    if network:
+        blocks["socket"] = [*_check_arg(arg_low(0), AF_UNIX, "deny"), (RET_K, 0, 0, RET_ALLOW)]
+    else:
+        blocks["socket"] = [
+            (LD_W_ABS, 0, 0, arg_low(0)),
+            (JEQ_K, 0, "deny", AF_UNIX),
+            *_check_arg(arg_low(1), SOCK_DGRAM, "deny", SOCK_TYPE_MASK),
+            (RET_K, 0, 0, RET_ALLOW),
+        ]
+        # sendto is allowed only without a destination address: with a NULL address it
+        # is what libc's send(2) uses on an already-connected socket.
+        blocks["sendto"] = [
+            (LD_W_ABS, 0, 0, arg_low(4)),
+            (JEQ_K, 0, "deny", 0),
+            (LD_W_ABS, 0, 0, arg_low(4) + 4),
+            (JEQ_K, 0, "deny", 0),
+            (RET_K, 0, 0, RET_ALLOW),
+        ]
+    blocks["deny"] = [(RET_K, 0, 0, RET_ERRNO | errno.EPERM)]
+    blocks["kill"] = [(RET_K, 0, 0, RET_KILL_PROCESS)]
+    prog = list(head)
+    labels: dict[str, int] = {}
+    for label, insns in blocks.items():
+        labels[label] = len(prog)
+        prog += insns
     out = bytearray()
     for index, (code, jt, jf, k) in enumerate(prog):
         jt_off = labels[jt] - index - 1 if isinstance(jt, str) else jt
         jf_off = labels[jf] - index - 1 if isinstance(jf, str) else jf
         out += struct.pack("=HBBI", code, jt_off, jf_off, k)
     return bytes(out)
+
+
+def build_network_filter(arch: str) -> bytes:
+    """The filter of a policy without network access (kept for callers of the old name)."""
+    return build_filter(arch, network=False)
 
 
 class _SockFprog(ctypes.Structure):
@@ -192,13 +292,13 @@ def set_no_new_privs(libc: ctypes.CDLL) -> None:
         raise SeccompError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
 
 
-def install_network_filter(libc: ctypes.CDLL) -> None:
-    """Install the network filter on this thread and verify that seccomp is enforcing.
+def install_filter(libc: ctypes.CDLL, *, network: bool, deny_sysv: bool = False) -> None:
+    """Install the filter on this thread and verify that seccomp is enforcing.
 
     Raises:
         SeccompError: unsupported architecture, or the kernel refused the filter.
     """
-    program = build_network_filter(machine())
+    program = build_filter(machine(), network=network, deny_sysv=deny_sysv)
     buffer = ctypes.create_string_buffer(program, len(program))
     fprog = _SockFprog(len(program) // 8, ctypes.addressof(buffer))
     if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:

@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 from typing import Literal
 
-from codex_core.exec.arg0 import linux_sandbox_exe
 from codex_core.protocol.common import SandboxPolicy
+from sandbox_helper.launch import LaunchPlan, find_bwrap, plan_launch, userns_available
 from sandbox_helper.policy import HelperPolicy, policy_from_mapping
 from sandbox_helper.seatbelt import SANDBOX_EXEC, seatbelt_argv
 
@@ -38,16 +38,22 @@ def helper_policy(policy: SandboxPolicy) -> HelperPolicy:
 
 
 def linux_sandbox_problem(needs_seccomp: bool = True) -> str | None:
-    """Why the Linux sandbox cannot run here, or None when Landlock (and seccomp) work."""
+    """Why the Linux sandbox cannot run here, or None when it can.
+
+    It needs seccomp filters and at least one file-system layer: bubblewrap with user
+    namespaces, or Landlock.
+    """
     from sandbox_helper import landlock, seccomp
 
-    if landlock.abi_version() < 1:
-        return (
-            "Landlock is not available on this kernel (needs Linux 5.13+ with Landlock "
-            f"enabled); {HOW_TO_PROCEED}"
-        )
     if needs_seccomp and not seccomp.filter_available():
         return f"seccomp filters are not available on this kernel or CPU; {HOW_TO_PROCEED}"
+    if userns_available() and find_bwrap() is not None:
+        return None
+    if landlock.abi_version() < 1:
+        return (
+            "neither user namespaces (for bubblewrap) nor Landlock are available on this "
+            f"kernel; {HOW_TO_PROCEED}"
+        )
     return None
 
 
@@ -60,7 +66,7 @@ def select_sandbox(policy: SandboxPolicy) -> SandboxType:
     if policy.mode == "danger-full-access":
         return "none"
     if sys.platform.startswith("linux"):
-        problem = linux_sandbox_problem(needs_seccomp=not helper_policy(policy).has_network)
+        problem = linux_sandbox_problem()
         if problem:
             raise SandboxUnavailable(problem)
         return "linux"
@@ -71,6 +77,21 @@ def select_sandbox(policy: SandboxPolicy) -> SandboxType:
     raise SandboxUnavailable(f"commands cannot be sandboxed on {sys.platform}; {HOW_TO_PROCEED}")
 
 
+def linux_launch_plan(
+    command: list[str],
+    policy: HelperPolicy,
+    sandbox_cwd: Path,
+    env: dict[str, str],
+    env_fd: int | None,
+) -> LaunchPlan:
+    """The bubblewrap (or, without user namespaces, Landlock-only) launch of `command`.
+
+    Start `plan.argv` with an empty environment and `env_fd` inherited; it carries the
+    command's environment (`sandbox_helper.launch.env_memfd`).
+    """
+    return plan_launch(command, policy, str(sandbox_cwd), env, env_fd=env_fd)
+
+
 def sandbox_argv(
     command: list[str],
     sandbox: SandboxType,
@@ -78,19 +99,18 @@ def sandbox_argv(
     sandbox_cwd: Path,
     env: dict[str, str],
     codex_home: Path | None = None,
+    *,
+    env_fd: int | None = None,
 ) -> list[str]:
-    """The argv that runs `command` inside `sandbox`."""
+    """The argv that runs `command` inside `sandbox`.
+
+    On Linux the argv must be started with an empty environment; the command's own
+    environment travels on `env_fd` (without one the command gets an empty environment).
+    `codex_home` is accepted for compatibility and unused: nothing is installed there.
+    """
+    del codex_home
     if sandbox == "linux":
-        helper = linux_sandbox_exe(codex_home)
-        return [
-            str(helper),
-            "--sandbox-policy-cwd",
-            str(sandbox_cwd),
-            "--sandbox-policy",
-            policy.to_json(),
-            "--",
-            *command,
-        ]
+        return linux_launch_plan(command, policy, sandbox_cwd, env, env_fd).argv
     if sandbox == "macos":
         return seatbelt_argv(command, policy, str(sandbox_cwd), env)
     return list(command)

