@@ -43,12 +43,14 @@ def parse_line(raw: bytes | str) -> RolloutLine | None:
         return None
     try:
         record = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
         return None
     if not isinstance(record, dict):
         return None
     line_type, payload = record.get("type"), record.get("payload")
-    if line_type not in LINE_TYPES or not isinstance(payload, dict):
+    if not isinstance(line_type, str) or line_type not in LINE_TYPES:
+        return None
+    if not isinstance(payload, dict):
         return None
     kind = payload.get("type")
     if line_type == "response_item" and not (isinstance(kind, str) and is_persisted_item(kind)):
