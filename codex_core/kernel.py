@@ -86,10 +86,14 @@ class ModelHost(Protocol):
     def stream(self, prompt: Prompt) -> AsyncIterator[ResponseEvent]: ...
 
 
-class ToolHost(Protocol):
-    """Runs one tool call and returns the text the model gets back."""
+ToolOutput = str | list[dict[str, Any]]
+"""What a tool answers: text, or content parts (MCP results with images)."""
 
-    async def call(self, call: ToolCall) -> str: ...
+
+class ToolHost(Protocol):
+    """Runs one tool call and returns the output the model gets back."""
+
+    async def call(self, call: ToolCall) -> ToolOutput: ...
 
 
 class KernelHost(Protocol):
@@ -113,10 +117,13 @@ class ToolCall:
     kind: Literal["function", "custom", "local_shell"]
     payload: str = ""
     action: LocalShellAction | None = None
+    namespace: str | None = None
 
-    def output_item(self, text: str) -> ResponseItem:
+    def output_item(self, text: ToolOutput) -> ResponseItem:
         """The history item answering this call."""
         if self.kind == "custom":
+            if not isinstance(text, str):
+                text = "\n".join(str(p.get("text", "")) for p in text)
             return CustomToolCallOutput(call_id=self.call_id, output=text)
         return FunctionCallOutput(call_id=self.call_id, output=text)
 
@@ -124,7 +131,9 @@ class ToolCall:
 def tool_call_of(item: ResponseItem) -> ToolCall | None:
     """The tool call an item represents, if any."""
     if isinstance(item, FunctionCall):
-        return ToolCall(item.call_id, item.name, "function", item.arguments)
+        return ToolCall(
+            item.call_id, item.name, "function", item.arguments, namespace=item.namespace
+        )
     if isinstance(item, CustomToolCall):
         return ToolCall(item.call_id, item.name, "custom", item.input)
     if isinstance(item, LocalShellCall):

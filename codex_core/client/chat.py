@@ -105,9 +105,10 @@ def chat_messages(prompt: Prompt) -> list[dict[str, Any]]:
                 call_id = item.call_id or item.id or ""
                 add_call(call_id, "local_shell", json.dumps(item.action.to_wire()))
             case FunctionCallOutput() | CustomToolCallOutput():
-                messages.append(
-                    {"role": "tool", "tool_call_id": item.call_id, "content": item.output}
-                )
+                content = item.output
+                if not isinstance(content, str):  # chat tool messages take text only
+                    content = "\n".join(str(p.get("text", "[image omitted]")) for p in content)
+                messages.append({"role": "tool", "tool_call_id": item.call_id, "content": content})
     return messages
 
 

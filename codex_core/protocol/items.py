@@ -88,6 +88,8 @@ class FunctionCall(_Wire):
     type: Literal["function_call"] = "function_call"
     id: str | None = None
     name: str
+    namespace: str | None = None
+    """The namespace tool the function belongs to (MCP servers: `mcp__<server>`)."""
     arguments: str
     call_id: str
 
@@ -97,7 +99,8 @@ class FunctionCallOutput(_Wire):
 
     type: Literal["function_call_output"] = "function_call_output"
     call_id: str
-    output: str
+    output: str | list[dict[str, Any]]
+    """Text, or content parts (`input_text`, `input_image`) as MCP results are sent."""
 
 
 class CustomToolCall(_Wire):

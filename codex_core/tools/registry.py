@@ -7,18 +7,18 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from codex_core.client import ToolSpec
-from codex_core.kernel import ToolCall
+from codex_core.kernel import ToolCall, ToolOutput
 from codex_core.protocol import AskForApproval
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import RespondToModel
 
-ToolHandler = Callable[[ToolContext, ToolCall], Awaitable[str]]
+ToolHandler = Callable[[ToolContext, ToolCall], Awaitable[ToolOutput]]
 """Runs one call; returns the output text or raises an error from `codex_core.tools.errors`."""
 
 SpecBuilder = Callable[[AskForApproval], ToolSpec]
 """The spec offered to the model (it may depend on the approval policy)."""
 
-ApprovalPath = Literal["exec", "patch", "none"]
+ApprovalPath = Literal["exec", "patch", "mcp", "none"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,8 @@ class ToolRegistry:
     def lookup(self, call: ToolCall) -> ToolEntry:
         """The entry for `call`, or `RespondToModel` naming the unknown tool."""
         name = "local_shell" if call.kind == "local_shell" else call.name
+        if call.namespace:  # a function of a namespace tool (MCP): `<namespace>__<name>`
+            name = f"{call.namespace}__{call.name}"
         entry = self.entries.get(name)
         if entry is None:
             raise RespondToModel(f"unsupported call: {call.name}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from codex_core.apply_patch import ApplyPatchError, extract_apply_patch_from_shell
-from codex_core.kernel import ToolCall
+from codex_core.kernel import ToolCall, ToolOutput
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import RespondToModel
 from codex_core.tools.patch import patch_input_from_arguments, run_apply_patch
@@ -98,6 +98,6 @@ class ToolRouter:
         self.ctx = ctx
         self.registry = registry if registry is not None else default_registry()
 
-    async def call(self, call: ToolCall) -> str:
+    async def call(self, call: ToolCall) -> ToolOutput:
         """Run `call`; returns its output text or raises a `codex_core.tools.errors` error."""
         return await self.registry.lookup(call).handler(self.ctx, call)
