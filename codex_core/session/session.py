@@ -8,7 +8,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from codex_core import __version__
 from codex_core.client import ModelClient
@@ -44,6 +44,9 @@ from codex_core.session.storage import SessionStorage
 from codex_core.session.turns import TurnRunner
 from codex_core.tools.context import SessionApprovals, ToolContext
 from codex_core.turn_context import TurnContext
+
+if TYPE_CHECKING:
+    from codex_core.mcp.manager import McpConnectionManager
 
 log = logging.getLogger(__name__)
 
@@ -100,6 +103,7 @@ class Session:
         self.context_turn: TurnContext | None = turn if history else None
         self._loop_task: asyncio.Task[None] | None = None
         self._runner = TurnRunner(self)
+        self.mcp: McpConnectionManager | None = None
 
     @property
     def rollout_path(self) -> Path | None:
@@ -168,7 +172,24 @@ class Session:
             *self.storage.drain_warnings(),
         ]:
             self.emit("0", WarningEvent(message=warning))
+        self._start_mcp()
         self._loop_task = asyncio.get_running_loop().create_task(self._submission_loop())
+
+    def _start_mcp(self) -> None:
+        """Start the configured MCP servers in the background (the SDK loads only if any)."""
+        if not any(server.enabled for server in self.config.mcp_servers.values()):
+            return
+        import os
+
+        from codex_core.mcp.manager import McpConnectionManager
+
+        self.mcp = McpConnectionManager(
+            self.config.mcp_servers,
+            environ=os.environ,
+            cwd=str(self.config.cwd),
+            on_failure=lambda _name, text: self.emit("0", WarningEvent(message=text)),
+        )
+        self.mcp.start()
 
     # ------------------------------------------------------------------ frontend API
 
@@ -298,6 +319,8 @@ class Session:
                 await self._active
             except asyncio.CancelledError:
                 pass
+        if self.mcp is not None:
+            await self.mcp.aclose()
         await self.storage.close()
         self.emit(sub_id, ShutdownCompleteEvent())
 

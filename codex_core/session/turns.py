@@ -43,6 +43,7 @@ from codex_core.session.inputs import (
 from codex_core.session.kernel_host import SessionKernelHost
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import FatalToolError, TurnAbortRequested
+from codex_core.tools.registry import ToolRegistry
 from codex_core.tools.router import ToolRouter, default_registry
 from codex_core.turn_context import TurnContext
 
@@ -86,6 +87,9 @@ class TurnRunner:
         emit(UserMessageEvent(message=text, images=images or None))
         client = s.client_factory(s.config, s.session_id, turn)
         registry = default_registry()
+        if s.mcp is not None and not await self._add_mcp_tools(registry, emit):
+            await client.aclose()
+            return
         kernel = Kernel(
             model=client,
             tools=ToolRouter(self.tool_context(sub.id, turn), registry),
@@ -121,6 +125,25 @@ class TurnRunner:
         finally:
             await client.aclose()
         await s.storage.flush()
+
+    async def _add_mcp_tools(
+        self, registry: ToolRegistry, emit: Callable[[EventMsg], None]
+    ) -> bool:
+        """Wait briefly for MCP servers and offer their tools; False if a required one failed."""
+        from codex_core.mcp.manager import McpStartupError
+        from codex_core.mcp.tools import register_mcp_tools
+
+        s = self.session
+        assert s.mcp is not None
+        try:
+            await s.mcp.wait_required()
+        except McpStartupError as err:
+            emit(ErrorEvent(message=str(err)))
+            emit(TaskCompleteEvent(last_agent_message=None))
+            return False
+        await s.mcp.wait_ready()
+        register_mcp_tools(registry, s.mcp, s.config.model_provider.wire_api)
+        return True
 
     async def run_compact(self, sub: Submission) -> None:
         """A `compact` op: summarise the history as a turn of its own."""
