@@ -143,11 +143,15 @@ class JsonlProcessor:
                 started = self._running.pop(msg.call_id, None) or self._item(
                     "item.started", "mcp_tool_call", server=msg.server, tool=msg.tool
                 )
+                result = msg.result
+                tool_error = isinstance(result, dict) and bool(result.get("is_error"))
+                if isinstance(result, dict):  # `is_error` shows as the status, as in Codex
+                    result = {k: v for k, v in result.items() if k != "is_error"}
                 done = {
                     **started,
-                    "result": msg.result,
+                    "result": result,
                     "error": {"message": msg.error} if msg.error else None,
-                    "status": "failed" if msg.error else "completed",
+                    "status": "failed" if msg.error or tool_error else "completed",
                 }
                 self._line({"type": "item.completed", "item": done})
             case TokenCountEvent():
