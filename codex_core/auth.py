@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from codex_core.model_provider import ModelProviderInfo
+from codex_core.private_files import private_mkdir
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +77,7 @@ def save_api_key(codex_home: Path, key: str) -> Path:
     Raises:
         OSError: CODEX_HOME or auth.json cannot be written.
     """
-    codex_home.mkdir(parents=True, exist_ok=True)
+    private_mkdir(codex_home)
     path = codex_home / AUTH_JSON
     data = read_auth_json(codex_home)
     data[OPENAI_API_KEY] = key

@@ -16,6 +16,8 @@ import os
 import time
 from pathlib import Path
 
+from codex_core.private_files import private_mkdir
+
 log = logging.getLogger(__name__)
 
 HISTORY_FILE = "history.jsonl"
@@ -91,7 +93,7 @@ def append_history(
     if persistence == PERSIST_NONE:
         return
     path = history_path(codex_home)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_mkdir(path.parent)
     entry = {"session_id": session_id, "ts": int(time.time() if now is None else now), "text": text}
     line = (json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
     fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600)

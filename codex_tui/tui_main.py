@@ -131,9 +131,12 @@ def _log_to_file(config: Config) -> None:
             existing, logging.FileHandler
         ):
             root.removeHandler(existing)
+    from codex_core.private_files import private_mkdir, touch_private
+
     try:
         log_dir = config.codex_home / "log"
-        log_dir.mkdir(parents=True, exist_ok=True)
+        private_mkdir(log_dir)
+        touch_private(log_dir / LOG_FILE)  # prompts and code end up in it: 0600, never 0644
         handler: logging.Handler = logging.FileHandler(log_dir / LOG_FILE, encoding="utf-8")
     except OSError:
         handler = logging.NullHandler()

@@ -12,6 +12,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from codex_core.private_files import touch_private
 from codex_core.rollout.head import Head
 
 log = logging.getLogger(__name__)
@@ -61,6 +62,11 @@ class Catalog:
 
     @staticmethod
     def _connect(target: str) -> sqlite3.Connection:
+        if target != ":memory:":
+            try:
+                touch_private(Path(target))  # sqlite would create it 0644; journals copy its mode
+            except OSError as err:
+                raise sqlite3.OperationalError(f"cannot create {target}: {err}") from None
         db = sqlite3.connect(target, timeout=1.0, isolation_level=None, check_same_thread=False)
         try:
             db.execute("PRAGMA synchronous=OFF")

@@ -10,6 +10,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from codex_core.private_files import private_mkdir
 from codex_core.rollout.format import (
     ARCHIVED_DIR,
     encode_line,
@@ -133,7 +134,7 @@ def fork_rollout(codex_home: Path, path: Path, nth_user_message: int | None) -> 
     meta.update(id=new_id, timestamp=utc_timestamp(now), forked_from=original_id)
     meta.setdefault("cwd", os.getcwd())
     target = rollout_path(codex_home, new_id, now)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    private_mkdir(target.parent)
     chunks = [encode_line("session_meta", meta, now)]
     for raw, line in lines[:cut]:
         if line is not None and line.type == "session_meta":
@@ -172,7 +173,7 @@ def archive_session(codex_home: Path, path: Path) -> Path:
     if parse_rollout_name(source.name) is None:
         raise ValueError(f"{source} is not a rollout file (rollout-<time>-<id>.jsonl)")
     target_dir = Path(codex_home) / ARCHIVED_DIR
-    target_dir.mkdir(parents=True, exist_ok=True)
+    private_mkdir(target_dir)
     target = target_dir / source.name
     if target.exists():
         raise FileExistsError(f"{target} already exists")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from codex_core.private_files import private_mkdir
 from codex_core.rollout.format import encode_line, is_persisted_event, rollout_path, utc_timestamp
 from codex_core.rollout.git_info import collect_git_info
 
@@ -146,7 +147,7 @@ class RolloutRecorder:
             "model_provider": model_provider,
         }
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_mkdir(path.parent)
             fd: int | None = os.open(
                 path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND | os.O_CLOEXEC, 0o600
             )
