@@ -218,6 +218,12 @@ def plan_launch(
             ]
     protected += [p for p in executed_paths(python, bwrap) if any(_under(p, r) for r in roots)]
     protected = list(dict.fromkeys(protected))
+    # A protected path covers whatever lies beneath it, absent names included.
+    absent = [
+        p
+        for p in absent
+        if os.access(os.path.dirname(p), os.W_OK) and not any(_under(p, q) for q in protected)
+    ]
     stage2: list[str] = []
     if env_fd is not None:
         stage2 += ["--env-fd", str(env_fd)]
