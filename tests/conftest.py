@@ -2,12 +2,59 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+# The shared data beside the repository; CODEX_CONFORMANCE_DIR points elsewhere (tests of this).
+CONFORMANCE_ROOT = Path(
+    os.environ.get("CODEX_CONFORMANCE_DIR") or REPO_ROOT / ".." / "shared" / "conformance"
+).resolve()
+CONFORMANCE_MARK = "conformance"
+
+
+def in_ci() -> bool:
+    """Whether this run is CI (`.ci/run` exports CI=true), where nothing may be skipped."""
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def require_conformance(kind: str) -> Path:
+    """The shared conformance data of `kind` (e.g. `apply_patch`): skip without it, fail in CI."""
+    folder = CONFORMANCE_ROOT / kind
+    if folder.is_dir():
+        return folder
+    reason = f"conformance data not found at {folder}"
+    if in_ci():
+        pytest.fail(f"{reason}; CI must run the conformance cases, not skip them", pytrace=False)
+    pytest.skip(reason)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the marker counted in the summary."""
+    config.addinivalue_line(
+        "markers", f"{CONFORMANCE_MARK}: one case of the shared conformance data (counted)"
+    )
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say how many shared conformance cases ran, so a silent skip cannot pass unnoticed."""
+    counts = {"passed": 0, "failed": 0, "skipped": 0}
+    for outcome in counts:
+        for report in terminalreporter.stats.get(outcome, []):
+            if CONFORMANCE_MARK not in getattr(report, "keywords", {}):
+                continue
+            if outcome == "passed" and report.when != "call":
+                continue  # setup and teardown of a passing case pass too
+            counts[outcome] += 1
+    if any(counts.values()):
+        ran = counts["passed"] + counts["failed"]
+        terminalreporter.write_line(
+            f"conformance: {ran} cases ran ({counts['passed']} passed, {counts['failed']} failed), "
+            f"{counts['skipped']} skipped"
+        )
 
 
 @pytest.fixture(autouse=True)

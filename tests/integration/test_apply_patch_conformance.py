@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -9,13 +10,17 @@ from pathlib import Path
 
 import pytest
 
-SCENARIOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "conformance" / "apply_patch"
+from tests.conftest import CONFORMANCE_ROOT, in_ci, require_conformance
+
+SCENARIOS = CONFORMANCE_ROOT / "apply_patch"
+MISSING = "data-missing"
 
 
-def _scenario_dirs() -> list[Path]:
+def _scenario_names() -> list[str]:
+    """Every scenario, or one placeholder that fails in CI (skips elsewhere) without data."""
     if not SCENARIOS.is_dir():
-        return []
-    return sorted(p for p in SCENARIOS.iterdir() if (p / "patch.txt").is_file())
+        return [MISSING]
+    return sorted(p.name for p in SCENARIOS.iterdir() if (p / "patch.txt").is_file()) or [MISSING]
 
 
 def _tree(root: Path) -> dict[str, bytes | None]:
@@ -29,22 +34,27 @@ def _tree(root: Path) -> dict[str, bytes | None]:
     return tree
 
 
-@pytest.fixture(scope="module")
-def apply_patch_bin(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def _apply_patch_bin(tmp_path: Path) -> Path:
     """A symlink named `apply_patch` to this virtualenv's `codex` console script."""
     script = Path(sys.executable).parent / "codex"
-    if not script.exists():
-        pytest.skip(f"the codex console script is not installed at {script}")
-    link = tmp_path_factory.mktemp("bin") / "apply_patch"
+    assert script.exists(), f"the codex console script is not installed at {script}"
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    link = folder / "apply_patch"
     link.symlink_to(script)
     return link
 
 
-@pytest.mark.skipif(not SCENARIOS.is_dir(), reason=f"conformance data not found at {SCENARIOS}")
-@pytest.mark.parametrize("scenario", _scenario_dirs(), ids=lambda p: p.name)
-def test_apply_patch_conformance_scenario(
-    scenario: Path, apply_patch_bin: Path, tmp_path: Path
-) -> None:
+@pytest.mark.conformance
+@pytest.mark.parametrize("name", _scenario_names())
+def test_apply_patch_conformance_scenario(name: str, tmp_path: Path) -> None:
+    scenario = require_conformance("apply_patch") / name
+    if name == MISSING or not (scenario / "patch.txt").is_file():
+        message = f"no apply_patch scenarios (folders with patch.txt) in {SCENARIOS}"
+        if in_ci():
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    apply_patch_bin = _apply_patch_bin(tmp_path)
     work = tmp_path / "work"
     if (scenario / "input").is_dir():
         shutil.copytree(scenario / "input", work)
@@ -57,3 +67,35 @@ def test_apply_patch_conformance_scenario(
     )
 
     assert _tree(work) == _tree(scenario / "expected")
+
+
+def _run_without_data(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_XDIST_WORKER")}
+    env["CODEX_CONFORMANCE_DIR"] = str(tmp_path / "nowhere")
+    if ci is not None:
+        env["CI"] = ci
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", "-rs", __file__]
+        + ["-k", "scenario"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_apply_patch_conformance_missing_data_fails_under_ci(tmp_path: Path) -> None:
+    done = _run_without_data(tmp_path, "true")
+    assert done.returncode == 1, done.stdout
+    assert "CI must run the conformance cases, not skip them" in done.stdout
+    assert "conformance: 1 cases ran (0 passed, 1 failed), 0 skipped" in done.stdout
+
+
+def test_apply_patch_conformance_missing_data_skips_with_the_reason_elsewhere(
+    tmp_path: Path,
+) -> None:
+    done = _run_without_data(tmp_path, None)
+    assert done.returncode == 0, done.stdout
+    assert f"conformance data not found at {tmp_path / 'nowhere' / 'apply_patch'}" in done.stdout
+    assert "conformance: 0 cases ran (0 passed, 0 failed), 1 skipped" in done.stdout
