@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import os
 import signal
 import sys
 from pathlib import Path
@@ -17,7 +15,6 @@ from codex_core.exec import (
     sandbox_env,
     select_sandbox,
 )
-from codex_core.exec.arg0 import LINUX_SANDBOX_ARG0, linux_sandbox_exe
 from codex_core.exec.sandbox import helper_policy, linux_sandbox_problem
 from codex_core.protocol.common import DangerFullAccessPolicy, ReadOnlyPolicy, WorkspaceWritePolicy
 
@@ -37,31 +34,17 @@ def test_exec_select_sandbox_picks_linux_when_landlock_works() -> None:
         assert select_sandbox(ReadOnlyPolicy()) == "linux"
 
 
-def test_exec_linux_argv_runs_helper_symlink_with_policy_json(
+def test_exec_linux_argv_is_bwrap_around_the_isolated_helper(
     codex_home: Path, tmp_path: Path
 ) -> None:
     policy = helper_policy(WorkspaceWritePolicy(writable_roots=["/data"]))
-    argv = sandbox_argv(["ls", "-la"], "linux", policy, tmp_path, {}, codex_home)
-    helper = codex_home / "tmp" / "arg0" / LINUX_SANDBOX_ARG0
-    assert argv[0] == str(helper)
-    assert argv[1:5] == [
-        "--sandbox-policy-cwd",
-        str(tmp_path),
-        "--sandbox-policy",
-        policy.to_json(),
-    ]
-    assert argv[5:] == ["--", "ls", "-la"]
-    assert json.loads(argv[4])["writable_roots"] == ["/data"]
-    assert helper.is_symlink() and os.readlink(helper).endswith("codex")
-
-
-def test_exec_arg0_symlink_is_refreshed_when_stale(codex_home: Path) -> None:
-    helper = linux_sandbox_exe(codex_home)
-    target = os.readlink(helper)
-    helper.unlink()
-    helper.symlink_to("/nonexistent/old/codex")
-    assert linux_sandbox_exe(codex_home) == helper
-    assert os.readlink(helper) == target
+    argv = sandbox_argv(["ls", "-la"], "linux", policy, tmp_path, {}, codex_home, env_fd=7)
+    assert argv[-3:] == ["--", "ls", "-la"]
+    assert argv[argv.index("--env-fd") + 1] == "7"
+    assert [sys.executable, "-I", "-S", "-B", "-c"] == argv[argv.index("--") + 1 :][:5] or (
+        "--direct" in argv
+    )
+    assert not (codex_home / "tmp").exists()  # no helper link is installed anywhere
 
 
 def test_exec_env_marks_network_disabled_and_seatbelt() -> None:

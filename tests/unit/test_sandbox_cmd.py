@@ -29,8 +29,8 @@ def test_sandbox_cmd_command_may_follow_options_without_double_dash() -> None:
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        ([], "expected `linux`"),
-        (["windows", "--", "x"], "expected `linux`"),
+        ([], "expected a command"),
+        (["--bogus", "--", "x"], "unknown option"),
         (["linux"], "no command"),
         (["linux", "--bogus", "--", "x"], "unknown option"),
         (["linux", "-c"], "needs a key=value"),
@@ -39,6 +39,27 @@ def test_sandbox_cmd_command_may_follow_options_without_double_dash() -> None:
 def test_sandbox_cmd_rejects_bad_command_lines(argv: list[str], message: str) -> None:
     with pytest.raises(CommandError, match=message):
         parse_command_line(argv)
+
+
+def test_sandbox_cmd_codex_cli_form_takes_policy_from_config_and_overrides(
+    codex_home: Path,
+) -> None:
+    assert parse_command_line(["-c", "sandbox_mode=workspace-write", "--", "ls"]) == (
+        "",
+        False,
+        ["sandbox_mode=workspace-write"],
+        ["ls"],
+    )
+    assert build_policy(False, [], from_config=True) == HelperPolicy("read-only")
+    (codex_home / "config.toml").write_text(
+        'sandbox_mode = "workspace-write"\n[sandbox_workspace_write]\nnetwork_access = true\n'
+    )
+    assert build_policy(False, [], from_config=True) == HelperPolicy("workspace-write", (), True)
+    assert build_policy(False, ["sandbox_mode=read-only"], from_config=True) == HelperPolicy(
+        "read-only"
+    )
+    with pytest.raises(CommandError, match="sandbox_mode must be one of"):
+        build_policy(False, ["sandbox_mode=open"], from_config=True)
 
 
 def test_sandbox_cmd_policy_is_read_only_without_full_auto(codex_home: Path) -> None:

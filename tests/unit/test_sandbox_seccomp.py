@@ -21,6 +21,8 @@ def run_filter(program: bytes, nr: int, arch: int, args: tuple[int, ...] = ()) -
         code, jt, jf, k = insns[pc]
         if code == seccomp.LD_W_ABS:
             acc = struct.unpack_from("=I", data, k)[0]
+        elif code == seccomp.AND_K:
+            acc &= k
         elif code == seccomp.JEQ_K:
             pc += jt if acc == k else jf
         elif code == seccomp.JGE_K:
@@ -45,6 +47,25 @@ def test_seccomp_filter_blocks_network_ptrace_and_io_uring(arch: str) -> None:
     assert run_filter(program, numbers["sendto"], audit, (3, 0, 1, 0, 0)) == ALLOW  # send()
     assert run_filter(program, numbers["sendto"], audit, (3, 0, 1, 0, 0x7FFF0000)) == EPERM
     assert run_filter(program, 0, audit) == ALLOW  # read / io_setup: untouched
+    assert run_filter(program, numbers["socket"], audit, (1, 2 | 0x80000)) == EPERM  # unix dgram
+    assert run_filter(program, numbers["socketpair"], audit, (1, 2)) == EPERM
+
+
+@pytest.mark.parametrize("arch", sorted(seccomp.ARCHES))
+def test_seccomp_filter_denies_tiocsti_tioclinux_and_host_unix_with_network(arch: str) -> None:
+    audit, numbers, _ = seccomp.ARCHES[arch]
+    program = seccomp.build_filter(arch, network=True, deny_sysv=True)
+    ioctl = numbers["ioctl"]
+    assert run_filter(program, ioctl, audit, (0, seccomp.TIOCSTI)) == EPERM
+    assert run_filter(program, ioctl, audit, (0, 0xFFFFFFFF00000000 | seccomp.TIOCSTI)) == EPERM
+    assert run_filter(program, ioctl, audit, (0, seccomp.TIOCLINUX)) == EPERM
+    assert run_filter(program, ioctl, audit, (0, 0x5401)) == ALLOW  # TCGETS
+    assert run_filter(program, numbers["socket"], audit, (1, 1)) == EPERM  # host unix sockets
+    assert run_filter(program, numbers["socket"], audit, (2, 1)) == ALLOW  # TCP
+    assert run_filter(program, numbers["connect"], audit) == ALLOW
+    assert run_filter(program, numbers["socketpair"], audit, (1, 1)) == ALLOW
+    assert run_filter(program, numbers["shmget"], audit) == EPERM
+    assert run_filter(program, numbers["ptrace"], audit) == EPERM
 
 
 def test_seccomp_filter_kills_foreign_arch_and_x32_syscalls() -> None:
