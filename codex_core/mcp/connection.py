@@ -29,6 +29,8 @@ from codex_core.config.types import McpServerConfig
 from codex_core.mcp.launch import http_headers, startup_timeout, stdio_env
 
 log = logging.getLogger(__name__)
+# The SDK logs every unparsable line with a traceback; our own log says what failed.
+logging.getLogger("mcp").setLevel(logging.CRITICAL)
 stderr_log = logging.getLogger("codex_core.mcp.stderr")
 
 Status = Literal["starting", "ready", "failed", "exited", "stopped"]
@@ -121,11 +123,11 @@ class ServerConnection:
         if self.status == "ready":
             self.status = "exited"
             self.error = f"the server stopped: {message}"
-            log.warning("MCP server %s stopped: %s", self.name, message)
+            log.info("MCP server %s stopped: %s", self.name, message)
         elif self.status == "starting":
             self.status = "failed"
             self.error = message
-            log.warning("MCP server %s failed to start: %s", self.name, message)
+            log.info("MCP server %s failed to start: %s", self.name, message)
 
     def _stdio_params(self) -> StdioServerParameters:
         assert self.config.command is not None
@@ -212,6 +214,8 @@ def _describe(err: BaseException, timeout: float | None = None) -> str:
     text = str(err).strip()
     if timeout is not None and "Timed out" in text:
         return f"timed out awaiting tools/call after {timeout:g}s"
+    if isinstance(err, anyio.BrokenResourceError | anyio.ClosedResourceError | EOFError):
+        return "the connection broke (the server exited or does not speak MCP on stdout)"
     if isinstance(err, FileNotFoundError):
         return f"command not found: {err.filename or text}"
     if isinstance(err, httpx.HTTPStatusError):
