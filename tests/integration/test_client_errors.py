@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import socket
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
@@ -262,19 +261,17 @@ async def test_client_dropped_stream_is_a_disconnect(server: ModelServer, wire: 
 async def test_client_idle_stream_times_out_as_a_disconnect(
     server: ModelServer, wire: Wire
 ) -> None:
-    server.add(hang(5.0, render(sse.turn(sse.message("x")), wire)[:2]))
-    started = time.monotonic()
+    # No wall-clock bound: only the idle timer says "sent nothing"; the server's own drop
+    # (after 60 s, at teardown) would say the connection dropped.
+    server.add(hang(60.0, render(sse.turn(sse.message("x")), wire)[:2]))
     with pytest.raises(StreamDisconnected, match="sent nothing for 0.2s"):
         await collect(client_for(server, wire, stream_idle_timeout_ms=200))
-    assert time.monotonic() - started < 2.0
 
 
 async def test_client_server_silent_before_headers_times_out(server: ModelServer) -> None:
-    server.add(hang(5.0, before_headers=True))
-    started = time.monotonic()
+    server.add(hang(60.0, before_headers=True))
     with pytest.raises(StreamDisconnected, match="no response within 0.2s"):
         await collect(client_for(server, stream_idle_timeout_ms=200))
-    assert time.monotonic() - started < 2.0
 
 
 @pytest.mark.parametrize("wire", WIRES)

@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import textwrap
-import time
+import threading
 from pathlib import Path
 
 from codex_core.history import append_history, history_metadata, lookup_history
@@ -73,29 +73,40 @@ def test_history_metadata_and_lookup(codex_home: Path) -> None:
 
 _HOLDER = textwrap.dedent(
     """
-    import fcntl, os, sys, time
-    fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)
+    import fcntl, json, os, sys
+    fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     print("locked", flush=True)
-    time.sleep(float(sys.argv[2]))
+    sys.stdin.readline()
+    entry = {"session_id": "holder", "ts": 0, "text": "written while locked"}
+    os.write(fd, (json.dumps(entry) + "\\n").encode())
+    fcntl.flock(fd, fcntl.LOCK_UN)
     """
 )
 
 
 def test_history_append_waits_for_the_lock(codex_home: Path) -> None:
+    """Ordering, not timing: the append lands after the line the lock holder wrote."""
     path = codex_home / "history.jsonl"
     holder = subprocess.Popen(
-        [sys.executable, "-c", _HOLDER, str(path), "0.4"], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", _HOLDER, str(path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
-    assert holder.stdout is not None
+    assert holder.stdin is not None and holder.stdout is not None
     assert holder.stdout.readline().strip() == "locked"
-    started = time.monotonic()
-    append_history(codex_home, SID, "after the lock")
-    waited = time.monotonic() - started
-    holder.wait()
+    appender = threading.Thread(target=append_history, args=(codex_home, SID, "after the lock"))
+    appender.start()
+    appender.join(timeout=0.1)
+    assert appender.is_alive(), "append_history did not wait for the lock"
+    holder.stdin.write("release\n")
+    holder.stdin.close()
+    appender.join(timeout=30)
+    holder.wait(timeout=30)
     holder.stdout.close()
-    assert waited >= 0.2
-    assert [e["text"] for e in _entries(codex_home)] == ["after the lock"]
+    assert not appender.is_alive()
+    assert [e["text"] for e in _entries(codex_home)] == ["written while locked", "after the lock"]
 
 
 _APPENDER = textwrap.dedent(
