@@ -187,10 +187,13 @@ def plan_launch(
     python: str | None = None,
     bwrap: str | None = None,
     use_userns: bool | None = None,
+    controlling_tty: bool = False,
 ) -> LaunchPlan:
     """Plan the launch of `command` under `policy`, whose relative paths resolve against `cwd`.
 
-    The command runs in the directory the argv is started in.
+    The command runs in the directory the argv is started in. With `controlling_tty`
+    the helper makes the terminal on its stdin the command's controlling terminal (a PTY
+    session: bubblewrap's `--new-session` left the command without one).
     """
     python = python or sys.executable
     if use_userns is None:
@@ -229,6 +232,8 @@ def plan_launch(
         stage2 += ["--env-fd", str(env_fd)]
     if policy.has_network:
         stage2.append("--network")
+    if controlling_tty:
+        stage2.append("--ctty")
     for root in roots:
         stage2 += ["--writable", root]
     if not use_userns or bwrap is None:

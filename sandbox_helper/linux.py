@@ -4,8 +4,8 @@ Started by the core as an isolated interpreter (`python -I -S -B`, see
 `sandbox_helper.launch`), normally inside bubblewrap, with an empty environment; the
 command's own environment arrives on an inherited file descriptor:
 
-    stage2 [--env-fd N] [--network] [--writable DIR]... [--fence PATH]... [--direct]
-           -- COMMAND [ARGS...]
+    stage2 [--env-fd N] [--network] [--ctty] [--writable DIR]... [--fence PATH]...
+           [--direct] -- COMMAND [ARGS...]
 
 Inside bubblewrap the namespaces and mounts are the file-system sandbox, and Landlock
 (where the kernel has it) is a second layer: read and execute everywhere, writes only
@@ -27,7 +27,7 @@ from sandbox_helper import landlock, seccomp
 
 PROG = "codex-linux-sandbox"
 USAGE = (
-    f"usage: {PROG} [--env-fd N] [--network] [--writable DIR]... [--fence PATH]... "
+    f"usage: {PROG} [--env-fd N] [--network] [--ctty] [--writable DIR]... [--fence PATH]... "
     "[--direct] -- COMMAND [ARGS...]"
 )
 HOW_TO_PROCEED = (
@@ -47,12 +47,13 @@ class SandboxSetupError(RuntimeError):
 class Stage2Args:
     """Parsed helper command line."""
 
-    __slots__ = ("env_fd", "network", "writable", "fences", "direct", "command")
+    __slots__ = ("env_fd", "network", "ctty", "writable", "fences", "direct", "command")
 
     def __init__(self) -> None:
         """Defaults: no env fd, no network, nothing writable, inside bubblewrap."""
         self.env_fd: int | None = None
         self.network = False
+        self.ctty = False
         self.writable: list[str] = []
         self.fences: list[str] = []
         self.direct = False
@@ -69,7 +70,7 @@ def parse_args(argv: list[str]) -> Stage2Args:
     i = 0
     while i < len(argv) and argv[i] != "--":
         flag = argv[i]
-        if flag in ("--network", "--direct"):
+        if flag in ("--network", "--direct", "--ctty"):
             setattr(args, flag[2:], True)
             i += 1
             continue
@@ -168,6 +169,24 @@ def apply_sandbox(args: Stage2Args, libc: ctypes.CDLL) -> None:
         raise SandboxSetupError(f"{err.strerror or err}; {HOW_TO_PROCEED}") from None
 
 
+def acquire_controlling_tty() -> None:
+    """Make the terminal on stdin this session's controlling terminal (PTY sessions).
+
+    bubblewrap's `--new-session` (which keeps a sandboxed command away from the user's
+    own terminal) leaves the command without one; the terminal on stdin is the PTY codex
+    opened for this command alone. TIOCSTI stays denied by the seccomp filter.
+    """
+    import fcntl
+    import termios
+
+    if not os.isatty(0):
+        return
+    if os.getsid(0) != os.getpid():
+        # Under a pid namespace bubblewrap's init called setsid and forked us: lead our own.
+        os.setsid()
+    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
+
 def exec_command(command: list[str], env: dict[bytes, bytes] | None = None) -> int:
     """Replace this process with `command`; returns 127/126 only if exec fails."""
     try:
@@ -192,6 +211,8 @@ def main(argv: list[str]) -> int:
         return 2
     env = read_env(args.env_fd) if args.env_fd is not None else {}
     try:
+        if args.ctty:
+            acquire_controlling_tty()
         apply_sandbox(args, ctypes.CDLL(None, use_errno=True))
     except SandboxSetupError as err:
         sys.stderr.write(f"{PROG}: refusing to run the command unsandboxed: {err}\n")

@@ -83,13 +83,17 @@ def linux_launch_plan(
     sandbox_cwd: Path,
     env: dict[str, str],
     env_fd: int | None,
+    *,
+    controlling_tty: bool = False,
 ) -> LaunchPlan:
     """The bubblewrap (or, without user namespaces, Landlock-only) launch of `command`.
 
     Start `plan.argv` with an empty environment and `env_fd` inherited; it carries the
     command's environment (`sandbox_helper.launch.env_memfd`).
     """
-    return plan_launch(command, policy, str(sandbox_cwd), env, env_fd=env_fd)
+    return plan_launch(
+        command, policy, str(sandbox_cwd), env, env_fd=env_fd, controlling_tty=controlling_tty
+    )
 
 
 def sandbox_argv(

@@ -103,8 +103,15 @@ class _Launch:
     warned_no_userns = False
 
     def __init__(
-        self, params: ExecParams, sandbox: SandboxType, policy: SandboxPolicy, cwd: Path
+        self,
+        params: ExecParams,
+        sandbox: SandboxType,
+        policy: SandboxPolicy,
+        cwd: Path,
+        *,
+        controlling_tty: bool = False,
     ) -> None:
+        """Plan the launch; `controlling_tty` asks the Linux helper to adopt the PTY on stdin."""
         helper = helper_policy(policy)
         env = sandbox_env(params.env, sandbox, helper)
         self.env_fd: int | None = None
@@ -114,7 +121,9 @@ class _Launch:
             self.env = env
             return
         self.env_fd = env_memfd(env)
-        plan = linux_launch_plan(params.command, helper, cwd, env, self.env_fd)
+        plan = linux_launch_plan(
+            params.command, helper, cwd, env, self.env_fd, controlling_tty=controlling_tty
+        )
         if not plan.uses_bwrap and not _Launch.warned_no_userns:
             _Launch.warned_no_userns = True
             log.warning(NO_USERNS_WARNING)
