@@ -73,6 +73,30 @@ def read_project_docs(cwd: Path, max_bytes: int = DEFAULT_PROJECT_DOC_MAX_BYTES)
     return "\n\n".join(parts) or None
 
 
+def read_global_instructions(codex_home: Path) -> str | None:
+    """`$CODEX_HOME/AGENTS.md`: the user's instructions for every project."""
+    try:
+        text = (codex_home / "AGENTS.md").read_text("utf-8", errors="ignore").strip()
+    except OSError:
+        return None
+    return text or None
+
+
+def read_user_instructions(
+    codex_home: Path | None, cwd: Path, max_bytes: int = DEFAULT_PROJECT_DOC_MAX_BYTES
+) -> str | None:
+    """Global AGENTS.md first, then the project's (only these count toward `max_bytes`)."""
+    parts = [
+        text
+        for text in (
+            read_global_instructions(codex_home) if codex_home is not None else None,
+            read_project_docs(cwd, max_bytes),
+        )
+        if text
+    ]
+    return "\n\n".join(parts) or None
+
+
 def user_instructions_message(text: str) -> Message:
     """The user message carrying AGENTS.md content, in the tagged form Codex rollouts use."""
     return user_message(f"{USER_INSTRUCTIONS_OPEN}\n\n{text}\n\n{USER_INSTRUCTIONS_CLOSE}")

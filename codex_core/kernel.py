@@ -12,7 +12,9 @@ so it is unit-tested with fakes; `codex_core.session` wires the real ones. Invar
   answered to the model — it never escapes the turn;
 - a stream that breaks before `response.completed` is retried from scratch up to
   `stream_max_retries` times, each retry announced with a `stream_error` event;
-- items of a response enter the history only once the response completed.
+- items of a response enter the history only once the response completed;
+- `between_requests` runs only between a round of tool outputs and its follow-up request,
+  never after the turn's last response (where the session hooks mid-turn compaction).
 """
 
 from __future__ import annotations
@@ -172,6 +174,8 @@ class Kernel:
     stream_max_retries: int = 5
     output_schema: dict[str, Any] | None = None
     backoff: Callable[[int, float | None], float] = default_backoff
+    between_requests: Callable[[], Awaitable[None]] | None = None
+    """Run after a round of tool outputs, before the follow-up request (mid-turn compaction)."""
 
     async def run_turn(
         self, history: list[ResponseItem], new_items: list[ResponseItem]
@@ -193,6 +197,8 @@ class Kernel:
             if not calls:
                 return result
             await self._run_calls(history, calls)
+            if self.between_requests is not None:
+                await self.between_requests()
 
     async def _run_calls(self, history: list[ResponseItem], calls: list[ToolCall]) -> None:
         for index, call in enumerate(calls):

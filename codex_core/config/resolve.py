@@ -144,6 +144,8 @@ def resolve_config(
         model_provider_id=provider_id,
         model_provider=provider,
         model_context_window=toml.model_context_window,
+        model_auto_compact_token_limit=toml.model_auto_compact_token_limit,
+        web_search="live" if overrides.search else (toml.web_search or "cached"),
         model_max_output_tokens=toml.model_max_output_tokens,
         model_reasoning_effort=layers.get("model_reasoning_effort"),
         model_reasoning_summary=summary or "auto",

@@ -10,6 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
+from codex_core.config.types import WebSearchMode
 from codex_core.model_provider import ModelProviderInfo
 from codex_core.protocol.common import AskForApproval, ReasoningEffort, ReasoningSummary
 
@@ -136,6 +137,7 @@ class ConfigToml(_Table):
     model_provider: str | None = None
     model_providers: dict[str, ModelProviderInfo] = Field(default_factory=dict)
     model_context_window: int | None = Field(default=None, gt=0)
+    model_auto_compact_token_limit: int | None = Field(default=None, gt=0)
     model_max_output_tokens: int | None = Field(default=None, gt=0)
     approval_policy: AskForApproval | None = None
     sandbox_mode: SandboxMode | None = None
@@ -162,6 +164,7 @@ class ConfigToml(_Table):
     experimental_instructions_file: str | None = None
     project_doc_max_bytes: int | None = Field(default=None, ge=0)
     disable_response_storage: bool = False
+    web_search: WebSearchMode | None = None
 
 
 def _table_kind(annotation: Any) -> tuple[str, type[BaseModel]] | None:

@@ -11,6 +11,9 @@ from codex_core.config.shell_env import ShellEnvironmentPolicy
 from codex_core.model_provider import ModelProviderInfo, built_in_model_providers
 from codex_core.protocol.common import AskForApproval, ReadOnlyPolicy, SandboxPolicy
 
+WebSearchMode = Literal["disabled", "cached", "indexed", "live"]
+"""`web_search`: the hosted web search tool off, on cached/indexed results, or live."""
+
 DEFAULT_MODEL = "gpt-5-codex"
 DEFAULT_OSS_MODEL = "gpt-oss:20b"
 DEFAULT_MODEL_PROVIDER = "openai"
@@ -31,6 +34,8 @@ class ConfigOverrides:
     profile: str | None = None
     oss: bool = False
     base_instructions: str | None = None
+    search: bool = False
+    """`--search`: live web search (`web_search = "live"`)."""
 
 
 @dataclass
@@ -95,6 +100,7 @@ class Config:
     model_provider_id: str = DEFAULT_MODEL_PROVIDER
     model_provider: ModelProviderInfo = field(default_factory=_openai_provider)
     model_context_window: int | None = None
+    model_auto_compact_token_limit: int | None = None
     model_max_output_tokens: int | None = None
     model_reasoning_effort: str | None = None
     model_reasoning_summary: str = "auto"
@@ -114,6 +120,7 @@ class Config:
     tui: TuiConfig = field(default_factory=TuiConfig)
     file_opener: str | None = "vscode"
     project_doc_max_bytes: int = DEFAULT_PROJECT_DOC_MAX_BYTES
+    web_search: WebSearchMode = "cached"
     base_instructions: str | None = None
     profile: str | None = None
     warnings: list[str] = field(default_factory=list)

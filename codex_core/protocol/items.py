@@ -33,6 +33,8 @@ class InputImage(_Wire):
 
     type: Literal["input_image"] = "input_image"
     image_url: str
+    detail: str | None = None
+    """`high` for images codex reads from disk, as the Codex CLI sends them."""
 
 
 class OutputText(_Wire):

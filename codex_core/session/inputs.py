@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
-import base64
-import mimetypes
 from pathlib import Path
 
+from codex_core.images import ImageError
+from codex_core.images import image_data_url as _image_data_url
 from codex_core.instructions import (
     EnvironmentContext,
-    read_project_docs,
+    read_user_instructions,
     user_instructions_message,
     user_shell_name,
 )
 from codex_core.protocol import (
     ImageInput,
+    InputImage,
     InputItem,
+    InputText,
     LocalImageInput,
     Message,
     ResponseItem,
     TextInput,
     user_message,
 )
+from codex_core.protocol.items import ContentItem
 from codex_core.turn_context import TurnContext
 
 
@@ -29,34 +32,54 @@ class InputError(ValueError):
 
 
 def image_data_url(path: Path) -> str:
-    """A `data:` URL for an image file."""
-    mime = mimetypes.guess_type(path.name)[0] or "image/png"
+    """A `data:` URL for an image file; `InputError` names what is wrong with it."""
     try:
-        data = path.read_bytes()
-    except OSError as err:
-        raise InputError(f"cannot read image {path}: {err.strerror}") from None
-    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+        return _image_data_url(path)
+    except ImageError as err:
+        raise InputError(str(err)) from None
+
+
+def image_label(number: int, path: str) -> str:
+    """The text opening attached image `number` (`[Image #1]` is how the TUI names it)."""
+    quoted = path.replace("\\", "\\\\").replace('"', '\\"')
+    return f'<image name=[Image #{number}] path="{quoted}">'
 
 
 def user_input_message(items: list[InputItem], cwd: Path) -> tuple[Message, str, list[str]]:
-    """The user message for the model, plus its text and image list for the transcript."""
+    """The user message for the model, plus its text and image list for the transcript.
+
+    As in the Codex CLI, images come before the text, each local file between an opening
+    label naming it `[Image #N]` and a closing tag, so the model can refer to it.
+    """
     texts: list[str] = []
     images: list[str] = []
+    parts: list[ContentItem] = []
     for item in items:
         if isinstance(item, TextInput):
             texts.append(item.text)
         elif isinstance(item, ImageInput):
             images.append(item.image_url)
+            parts.append(InputImage(image_url=item.image_url))
         elif isinstance(item, LocalImageInput):
-            images.append(image_data_url((cwd / item.path).expanduser()))
+            url = image_data_url((cwd / item.path).expanduser())
+            images.append(url)
+            parts.append(InputText(text=image_label(len(images), item.path)))
+            parts.append(InputImage(image_url=url, detail="high"))
+            parts.append(InputText(text="</image>"))
     text = "\n".join(texts)
-    return user_message(text, images), text, images
+    if not parts:
+        return user_message(text), text, images
+    content: list[ContentItem] = [*parts, *(InputText(text=t) for t in texts)]
+    return Message(role="user", content=content), text, images
 
 
-def initial_context(turn: TurnContext, project_doc_max_bytes: int) -> list[ResponseItem]:
-    """The items that open a new conversation: AGENTS.md instructions and the environment."""
+def initial_context(
+    turn: TurnContext, project_doc_max_bytes: int, codex_home: Path | None = None
+) -> list[ResponseItem]:
+    """The items that open a conversation: AGENTS.md instructions (global, then the
+    project's) and the environment."""
     items: list[ResponseItem] = []
-    docs = read_project_docs(turn.cwd, project_doc_max_bytes)
+    docs = read_user_instructions(codex_home, turn.cwd, project_doc_max_bytes)
     if docs:
         items.append(user_instructions_message(docs))
     items.append(environment_message(turn))

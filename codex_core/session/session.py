@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 ClientFactory = Callable[[Config, str, TurnContext], ModelClient]
+EFFECTIVE_WINDOW_PERCENT = 95
 
 
 def default_client_factory(config: Config, session_id: str, turn: TurnContext) -> ModelClient:
@@ -145,6 +146,8 @@ class Session:
             storage=storage,
             client_factory=client_factory,
         )
+        if past_events:
+            session.restore_usage(past_events)
         session._start(past_events)
         return session
 
@@ -298,18 +301,40 @@ class Session:
 
         return self.config.model_context_window or context_window_for(self.turn.model)
 
+    def effective_context_window(self) -> int | None:
+        """The part of the window the conversation may fill (95 %, as the Codex CLI reports)."""
+        window = self.context_window()
+        return None if window is None else window * EFFECTIVE_WINDOW_PERCENT // 100
+
     def on_usage(self, sub_id: str, usage: TokenUsage | None) -> None:
         """Fold one response's usage into the totals and report it."""
         if usage is None:
             return
         self._total_usage = self._total_usage + usage
+        self.set_last_usage(sub_id, usage)
+
+    def set_last_usage(self, sub_id: str, usage: TokenUsage) -> None:
+        """Set what the context holds now (after a compaction: an estimate) and report it."""
         self.last_usage = usage
         info = TokenUsageInfo(
             total_token_usage=self._total_usage,
             last_token_usage=usage,
-            model_context_window=self.context_window(),
+            model_context_window=self.effective_context_window(),
         )
         self.emit(sub_id, TokenCountEvent(info=info))
+
+    def restore_usage(self, past_events: list[dict[str, Any]]) -> None:
+        """Running totals and context usage from the rollout's last `token_count` event."""
+        for event in reversed(past_events):
+            info = event.get("info") if event.get("type") == "token_count" else None
+            if isinstance(info, dict):
+                try:
+                    restored = TokenUsageInfo.model_validate(info)
+                except ValueError:
+                    continue
+                self._total_usage = restored.total_token_usage
+                self.last_usage = restored.last_token_usage
+                return
 
     async def _shutdown(self, sub_id: str) -> None:
         self._queued_turns.clear()

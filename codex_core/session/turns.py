@@ -14,25 +14,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from codex_core.apply_patch import TurnDiffTracker
-from codex_core.client import ModelClient, ModelClientError
+from codex_core.client import ModelClientError
 from codex_core.config.shell_env import create_env
 from codex_core.instructions import base_instructions
 from codex_core.kernel import Kernel
 from codex_core.protocol import (
-    BackgroundEvent,
     ErrorEvent,
     EventMsg,
     ResponseItem,
     Submission,
     TaskCompleteEvent,
     TaskStartedEvent,
-    TokenUsage,
     TurnAbortedEvent,
     UserInputOp,
     UserMessageEvent,
     UserTurnOp,
 )
-from codex_core.session.compact import replacement_history, summarize
+from codex_core.session.autocompact import CompactionError, Compactor
 from codex_core.session.inputs import (
     InputError,
     environment_changed,
@@ -45,6 +43,8 @@ from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import FatalToolError, TurnAbortRequested
 from codex_core.tools.registry import ToolRegistry
 from codex_core.tools.router import ToolRouter, default_registry
+from codex_core.tools.view_image import register_view_image
+from codex_core.tools.web_search import web_search_specs
 from codex_core.turn_context import TurnContext
 
 if TYPE_CHECKING:
@@ -75,31 +75,35 @@ class TurnRunner:
         except InputError as err:
             emit(ErrorEvent(message=str(err)))
             return
-        new_items: list[ResponseItem] = []
-        if s.context_turn is None:
-            new_items.extend(initial_context(turn, s.config.project_doc_max_bytes))
-        elif environment_changed(s.context_turn, turn):
-            new_items.append(environment_message(turn))
-        s.context_turn = turn
-        new_items.append(message)
         s.storage.record_turn_context(turn)
-        emit(TaskStartedEvent(model_context_window=s.context_window()))
+        emit(TaskStartedEvent(model_context_window=s.effective_context_window()))
         emit(UserMessageEvent(message=text, images=images or None))
         client = s.client_factory(s.config, s.session_id, turn)
         registry = default_registry()
         if s.mcp is not None and not await self._add_mcp_tools(registry, emit):
             await client.aclose()
             return
+        register_view_image(registry)
+        instructions = s.config.base_instructions or base_instructions()
+        compactor = Compactor(s, sub.id, emit, client, turn, instructions)
+        wire_api = s.config.model_provider.wire_api
         kernel = Kernel(
             model=client,
             tools=ToolRouter(self.tool_context(sub.id, turn), registry),
             host=SessionKernelHost(s, sub.id),
-            instructions=s.config.base_instructions or base_instructions(),
-            tool_specs=registry.specs(turn.approval_policy),
+            instructions=instructions,
+            tool_specs=[
+                *registry.specs(turn.approval_policy),
+                *web_search_specs(s.config.web_search, wire_api),
+            ],
             stream_max_retries=s.config.model_provider.effective_stream_max_retries,
             output_schema=op.final_output_json_schema if isinstance(op, UserTurnOp) else None,
+            between_requests=compactor.between_requests,
         )
         try:
+            if compactor.needed():  # before the new message joins: it survives in full
+                await compactor.run()
+            new_items = [*self._context_items(turn), message]
             result = await kernel.run_turn(s.history, new_items)
         except asyncio.CancelledError:
             s.approvals.cancel_all()
@@ -109,7 +113,7 @@ class TurnRunner:
         except TurnAbortRequested:
             s.approvals.cancel_all()
             emit(TurnAbortedEvent(reason="interrupted"))
-        except (ModelClientError, FatalToolError) as err:
+        except (ModelClientError, FatalToolError, CompactionError) as err:
             emit(ErrorEvent(message=str(err)))
             emit(TaskCompleteEvent(last_agent_message=None))
         except Exception as err:  # a bug must end the turn visibly, never hang it
@@ -118,13 +122,23 @@ class TurnRunner:
             emit(ErrorEvent(message=INTERNAL_ERROR.format(err=err)))
             emit(TaskCompleteEvent(last_agent_message=None))
         else:
-            if self._needs_auto_compact(result.usage):
-                await self.compact(emit, client)
             emit(TaskCompleteEvent(last_agent_message=result.last_agent_message))
             s.storage.notify(s.config.notify, sub.id, text, result.last_agent_message)
         finally:
             await client.aclose()
         await s.storage.flush()
+
+    def _context_items(self, turn: TurnContext) -> list[ResponseItem]:
+        """Initial context for a new (or freshly compacted-away) conversation, else an
+        environment update when the cwd or a policy changed."""
+        s = self.session
+        items: list[ResponseItem] = []
+        if s.context_turn is None:
+            items = initial_context(turn, s.config.project_doc_max_bytes, s.config.codex_home)
+        elif environment_changed(s.context_turn, turn):
+            items = [environment_message(turn)]
+        s.context_turn = turn
+        return items
 
     async def _add_mcp_tools(
         self, registry: ToolRegistry, emit: Callable[[EventMsg], None]
@@ -149,13 +163,16 @@ class TurnRunner:
         """A `compact` op: summarise the history as a turn of its own."""
         s = self.session
         emit: Callable[[EventMsg], None] = lambda msg: s.emit(sub.id, msg)  # noqa: E731
-        emit(TaskStartedEvent(model_context_window=s.context_window()))
+        emit(TaskStartedEvent(model_context_window=s.effective_context_window()))
         client = s.client_factory(s.config, s.session_id, s.turn)
+        instructions = s.config.base_instructions or base_instructions()
         try:
-            await self.compact(emit, client)
+            await Compactor(s, sub.id, emit, client, s.turn, instructions).run()
         except asyncio.CancelledError:
             emit(TurnAbortedEvent(reason="interrupted"))
             return
+        except CompactionError as err:
+            emit(ErrorEvent(message=str(err)))
         except Exception as err:  # a bug must end the turn visibly, never hang it
             log.exception("compaction %s failed", sub.id)
             emit(ErrorEvent(message=INTERNAL_ERROR.format(err=err)))
@@ -163,24 +180,6 @@ class TurnRunner:
             await client.aclose()
         emit(TaskCompleteEvent(last_agent_message=None))
         await s.storage.flush()
-
-    async def compact(self, emit: Callable[[EventMsg], None], client: ModelClient) -> None:
-        """Replace the history with a summary of it."""
-        s = self.session
-        instructions = s.config.base_instructions or base_instructions()
-        try:
-            summary = await summarize(client, instructions, s.history)
-        except ModelClientError as err:
-            emit(ErrorEvent(message=f"compaction failed: {err}"))
-            return
-        s.history[:] = replacement_history(s.history, summary)
-        s.storage.record_compacted(summary, s.history)
-        emit(BackgroundEvent(message="Conversation compacted: earlier turns were summarised."))
-
-    def _needs_auto_compact(self, usage: TokenUsage) -> bool:
-        window = self.session.context_window()
-        last = self.session.last_usage
-        return window is not None and last is not None and last.total_tokens >= 0.9 * window
 
     def tool_context(self, sub_id: str, turn: TurnContext) -> ToolContext:
         """What the turn's tool handlers may use."""

@@ -274,7 +274,13 @@ def test_codex_exec_sends_agents_md_and_environment_context(
     assert texts[1].startswith("<environment_context>") and f"<cwd>{tmp_path}</cwd>" in texts[1]
     assert texts[-1] == "hello"
     assert "apply_patch" in body["instructions"]
-    assert {tool["name"] for tool in body["tools"]} == {"shell", "apply_patch", "update_plan"}
+    assert {tool.get("name", tool["type"]) for tool in body["tools"]} == {
+        "shell",
+        "apply_patch",
+        "update_plan",
+        "view_image",
+        "web_search",
+    }
 
 
 def test_codex_exec_garbage_from_server_is_one_clear_line(
