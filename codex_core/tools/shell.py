@@ -44,6 +44,13 @@ PARTIAL_OUTPUT_CHARS = 64 * 1024
 DENIAL_QUESTION = "command failed in the sandbox; run it without the sandbox?"
 
 
+@dataclass(frozen=True)
+class Rejected:
+    """A command that may not run; `message` is the tool output the model receives."""
+
+    message: str
+
+
 class ToolArgumentError(RespondToModel, ValueError):
     """The model sent arguments the tool cannot use; the message goes back to the model."""
 
@@ -102,9 +109,24 @@ def model_output(result: ExecResult) -> str:
     )
 
 
-async def run_shell(ctx: ToolContext, call_id: str, args: ShellArgs) -> str:
-    """Decide, maybe ask, run and report one command; returns the model's tool output."""
-    cwd = ctx.resolve(args.workdir)
+async def decide_sandbox(
+    ctx: ToolContext,
+    call_id: str,
+    command: list[str],
+    cwd: Path,
+    *,
+    escalated: bool,
+    justification: str | None,
+    prefix: list[str] | None = None,
+) -> SandboxType | Rejected:
+    """Where `command` may run: safety check, rules, maybe the user's approval.
+
+    Shared by `shell` and `exec_command`. Returns the sandbox to run in, or `Rejected`
+    with the text the model receives.
+
+    Raises:
+        TurnAbortRequested: the user chose to abort the turn.
+    """
     turn = ctx.turn
     try:
         platform_sandbox: SandboxType = select_sandbox(turn.sandbox_policy)
@@ -112,50 +134,72 @@ async def run_shell(ctx: ToolContext, call_id: str, args: ShellArgs) -> str:
     except SandboxUnavailable as err:
         log.info("no sandbox: %s", err)
         platform_sandbox, sandbox_available = "none", False
-    match = ctx.rules.match(args.command) if ctx.rules is not None else None
+    match = ctx.rules.match(command) if ctx.rules is not None else None
     check = assess_command_safety(
-        args.command,
+        command,
         turn.approval_policy,
         turn.sandbox_policy,
         ctx.approvals.commands,
-        with_escalated_permissions=args.with_escalated_permissions,
+        with_escalated_permissions=escalated,
         sandbox_available=sandbox_available,
         rule_decision=match.decision if match is not None else None,
     )
-    sandbox: SandboxType
     if isinstance(check, Reject):
-        return f"exec command rejected: {check.reason}"
+        return Rejected(f"exec command rejected: {check.reason}")
     if isinstance(check, AskUser):
-        reason = args.justification or check.reason
+        reason = justification or check.reason
         decision = await ctx.request_exec_approval(
-            call_id, args.command, cwd, reason, suggest_prefix(args.command)
+            call_id, command, cwd, reason, prefix or suggest_prefix(command)
         )
         if decision == "abort":
             raise TurnAbortRequested()
         if decision == "denied":
-            return "exec command rejected by user"
+            return Rejected("exec command rejected by user")
         if decision == "approved_for_session":
-            ctx.approvals.commands.add(tuple(args.command))
-        sandbox = "none"
-    else:
-        assert isinstance(check, AutoApprove)
-        sandbox = platform_sandbox if check.sandbox == "platform" else "none"
+            ctx.approvals.commands.add(tuple(command))
+        return "none"
+    assert isinstance(check, AutoApprove)
+    return platform_sandbox if check.sandbox == "platform" else "none"
 
+
+async def approve_retry_unsandboxed(
+    ctx: ToolContext, call_id: str, command: list[str], cwd: Path, sandbox: SandboxType
+) -> bool:
+    """After a sandbox denial: whether to run `command` again without the sandbox.
+
+    Asks only when the approval policy allows it.
+
+    Raises:
+        TurnAbortRequested: the user chose to abort the turn.
+    """
+    if sandbox == "none" or not should_ask_after_denial(ctx.turn.approval_policy):
+        return False
+    decision = await ctx.request_exec_approval(call_id, command, cwd, DENIAL_QUESTION, None)
+    if decision == "abort":
+        raise TurnAbortRequested()
+    if decision == "approved_for_session":
+        ctx.approvals.commands.add(tuple(command))
+    return decision in ("approved", "approved_for_session")
+
+
+async def run_shell(ctx: ToolContext, call_id: str, args: ShellArgs) -> str:
+    """Decide, maybe ask, run and report one command; returns the model's tool output."""
+    cwd = ctx.resolve(args.workdir)
+    sandbox = await decide_sandbox(
+        ctx,
+        call_id,
+        args.command,
+        cwd,
+        escalated=args.with_escalated_permissions,
+        justification=args.justification,
+    )
+    if isinstance(sandbox, Rejected):
+        return sandbox.message
     result = await _run_with_events(ctx, call_id, args, cwd, sandbox)
-    if (
-        result.sandbox_denied
-        and sandbox != "none"
-        and should_ask_after_denial(turn.approval_policy)
+    if result.sandbox_denied and await approve_retry_unsandboxed(
+        ctx, call_id, args.command, cwd, sandbox
     ):
-        decision = await ctx.request_exec_approval(
-            call_id, args.command, cwd, DENIAL_QUESTION, None
-        )
-        if decision == "abort":
-            raise TurnAbortRequested()
-        if decision in ("approved", "approved_for_session"):
-            if decision == "approved_for_session":
-                ctx.approvals.commands.add(tuple(args.command))
-            result = await _run_with_events(ctx, call_id, args, cwd, "none")
+        result = await _run_with_events(ctx, call_id, args, cwd, "none")
     return model_output(result)
 
 
