@@ -1,0 +1,21 @@
+"""How a command is shown to the user: as typed, without the `bash -lc` wrapper."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Sequence
+
+SHELLS = frozenset({"bash", "sh", "zsh", "dash"})
+SCRIPT_FLAGS = frozenset({"-lc", "-c"})
+
+
+def display_command(argv: Sequence[str]) -> str:
+    """The command as a user would type it.
+
+    `bash -lc SCRIPT` (any of bash/sh/zsh/dash, by name or path, with `-c` or `-lc`)
+    shows as SCRIPT; anything else is shell-quoted and joined.
+    """
+    if len(argv) == 3 and os.path.basename(argv[0]) in SHELLS and argv[1] in SCRIPT_FLAGS:
+        return argv[2]
+    return shlex.join(argv)
