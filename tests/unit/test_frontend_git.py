@@ -22,7 +22,8 @@ def test_frontend_git_root_accepts_a_dot_git_file(tmp_path: Path) -> None:
 
 
 def test_frontend_git_root_none_outside_a_repo(tmp_path: Path) -> None:
-    assert find_git_root(tmp_path) is None or (find_git_root(tmp_path) / ".git").exists()
+    root = find_git_root(tmp_path)
+    assert root is None or (root / ".git").exists()
 
 
 def test_frontend_git_project_root_falls_back_to_cwd(tmp_path: Path) -> None:
