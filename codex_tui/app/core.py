@@ -36,10 +36,14 @@ class SessionSummary:
 
 @dataclass(frozen=True)
 class SessionPage:
-    """A page of recorded sessions, newest first, and the cursor of the next page."""
+    """A page of recorded sessions, newest first, and the cursor of the next page.
+
+    `skipped` holds the paths of files met on the way that are not Codex sessions.
+    """
 
     items: list[SessionSummary]
     next_cursor: str | None
+    skipped: list[str] = field(default_factory=list)
 
 
 class SessionSource(Protocol):

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import logging
 from datetime import UTC, datetime
 from pathlib import Path
 
 from codex_core.config import Config, ConfigOverrides, load_config, set_project_trust_level
 from codex_tui.app.core import CoreClient, KeyRequest, SessionPage, SessionSummary, TrustRequest
 from codex_tui.app.formatting import shorten_path
+
+log = logging.getLogger(__name__)
 
 
 def project_root(cwd: Path) -> tuple[Path, bool]:
@@ -46,7 +49,9 @@ class RolloutSessions:
             )
             for item in page.items
         ]
-        return SessionPage(items, page.next_cursor)
+        for skipped in page.skipped:
+            log.warning("%s", skipped.warning)
+        return SessionPage(items, page.next_cursor, [s.path for s in page.skipped])
 
 
 class RealBoot:

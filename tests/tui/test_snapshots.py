@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import os
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -42,7 +45,16 @@ from codex_core.protocol.common import (
 )
 from codex_tui.app.codex_app import CodexApp
 from codex_tui.app.core import KeyRequest, TrustRequest
-from tests.tui.fake_core import PROJECT, FakeBoot, configured, frozen_clock, options, settle
+from codex_tui.app.real_boot import RolloutSessions
+from tests.tui.fake_core import (
+    FIXED_NOW,
+    PROJECT,
+    FakeBoot,
+    configured,
+    frozen_clock,
+    options,
+    settle,
+)
 
 SIZE = (100, 34)
 Compare = Callable[..., bool]
@@ -221,6 +233,58 @@ def test_snapshot_resume_picker(snap_compare: Compare) -> None:
 
     async def run_before(pilot: Pilot[Any]) -> None:
         await settle(pilot)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
+
+
+class RolloutBoot(FakeBoot):
+    """A FakeBoot whose picker lists a real CODEX_HOME."""
+
+    def __init__(self, source: RolloutSessions) -> None:
+        super().__init__()
+        self.real_source = source
+
+    def sessions(self) -> RolloutSessions:  # type: ignore[override]
+        return self.real_source
+
+
+def test_snapshot_resume_picker_skips_corrupt_rollouts(
+    snap_compare: Compare, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    day = home / "sessions" / "2025" / "10" / "01"
+    day.mkdir(parents=True)
+    good = {
+        "0199a0c2-0000-7000-8000-000000000001": "Fix the flaky upload test",
+        "0199a0c2-0000-7000-8000-000000000002": "Explain the retry policy",
+    }
+    stamp = FIXED_NOW.timestamp()
+    for age, (session_id, text) in enumerate(good.items(), start=1):
+        meta = {"id": session_id, "timestamp": "2025-10-01T10:00:00Z", "cwd": PROJECT}
+        lines = [
+            {"timestamp": "2025-10-01T10:00:00.000Z", "type": "session_meta", "payload": meta},
+            {
+                "timestamp": "2025-10-01T10:00:01.000Z",
+                "type": "event_msg",
+                "payload": {"type": "user_message", "message": text},
+            },
+        ]
+        path = day / f"rollout-2025-10-01T10-00-0{age}-{session_id}.jsonl"
+        path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+        os.utime(path, (stamp - 600 * age, stamp - 600 * age))
+    corrupt = {
+        "rollout-2025-10-01T11-00-00-0199a0c2-0000-7000-8000-0000000000b1.jsonl": b"<html>",
+        "rollout-2025-10-01T11-00-01-0199a0c2-0000-7000-8000-0000000000b2.jsonl": b"\0" * 64,
+    }
+    for name, body in corrupt.items():
+        (day / name).write_bytes(body)
+        os.utime(day / name, (stamp - 60, stamp - 60))
+    boot = RolloutBoot(RolloutSessions(home, Path(PROJECT)))
+    app, _ = app_with(boot, show_picker=True, show_all=True)
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -70,6 +71,7 @@ class ResumePickerScreen(Screen[Path | None]):
         self.loading = False
         self.query_text = ""
         self._filter_pages = 0
+        self.skipped: list[str] = []
 
     def compose(self) -> ComposeResult:
         scope = "all directories" if self.show_all else "this directory"
@@ -136,6 +138,7 @@ class ResumePickerScreen(Screen[Path | None]):
             return
         self.loading = False
         self.items.extend(page.items)
+        self.skipped.extend(p for p in page.skipped if p not in self.skipped)
         self.next_cursor = page.next_cursor
         self.exhausted = page.next_cursor is None
         self._refilter(keep_cursor=True)
@@ -177,7 +180,12 @@ class ResumePickerScreen(Screen[Path | None]):
         self._set_status(text)
 
     def _set_status(self, text: str) -> None:
-        self.query_one("#picker-status", Static).update(Content.styled(text, "$text-muted"))
+        status = Content.styled(text, "$text-muted")
+        if self.skipped:
+            status = Content.assemble(
+                status, "\n", Content.styled(skipped_line(self.skipped), "$warning")
+            )
+        self.query_one("#picker-status", Static).update(status)
 
     def _maybe_load_ahead(self) -> None:
         table = self.query_one(DataTable)
@@ -211,3 +219,14 @@ class ResumePickerScreen(Screen[Path | None]):
     def action_new_session(self) -> None:
         """Start fresh instead."""
         self.dismiss(None)
+
+
+def skipped_line(paths: list[str]) -> str:
+    """One line naming the files the listing skipped because they are not Codex sessions."""
+    more = f" and {len(paths) - 1} more" if len(paths) > 1 else ""
+    what = (
+        "file that is not a Codex session"
+        if len(paths) == 1
+        else "files that are not Codex sessions"
+    )
+    return f"Skipped {len(paths)} {what}: {os.path.basename(paths[0])}{more}"
