@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Literal, NoReturn
+from typing import Literal
 
 from codex_core import __version__
+from codex_tui.cli_args import CliParser, UsageError, add_common_flags
 
 PASSTHROUGH = {
     "sandbox": ("codex_tui.sandbox_cmd", "run commands under the codex sandbox"),
@@ -18,56 +19,9 @@ PASSTHROUGH = {
 }
 
 
-class UsageError(Exception):
-    """A bad command line; the message is one line."""
-
-
-class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
-
-
-def add_common_flags(parser: argparse.ArgumentParser) -> None:
-    """Flags shared by the TUI and `codex exec`."""
-    parser.add_argument("-m", "--model", help="model to use (overrides `model` in config.toml)")
-    parser.add_argument(
-        "-c",
-        "--config",
-        action="append",
-        default=[],
-        metavar="key=value",
-        help="override a config value; dotted keys, TOML values (repeatable)",
-    )
-    parser.add_argument("-p", "--profile", help="config profile from [profiles.<name>]")
-    parser.add_argument("-C", "--cd", metavar="DIR", help="run as if started in DIR")
-    parser.add_argument(
-        "-s",
-        "--sandbox",
-        choices=["read-only", "workspace-write", "danger-full-access"],
-        help="sandbox policy for model-run commands",
-    )
-    parser.add_argument("--oss", action="store_true", help="use a local Ollama-compatible provider")
-    parser.add_argument(
-        "-i", "--image", action="append", default=[], metavar="FILE", help="attach an image"
-    )
-    parser.add_argument(
-        "--full-auto",
-        action="store_true",
-        help="low-friction mode: workspace-write sandbox, ask only when needed",
-    )
-    parser.add_argument(
-        "--dangerously-bypass-approvals-and-sandbox",
-        "--yolo",
-        dest="yolo",
-        action="store_true",
-        help="run every command without sandbox or approval (only in an isolated environment)",
-    )
-    parser.add_argument("--debug", action="store_true", help="print tracebacks and debug logs")
-
-
 def build_tui_parser() -> argparse.ArgumentParser:
     """`codex [OPTIONS] [PROMPT]`."""
-    parser = _Parser(
+    parser = CliParser(
         prog="codex",
         description="codex — a coding agent in your terminal.",
         epilog="subcommands: exec, resume, sandbox, execpolicy, sessions, login "
@@ -81,13 +35,16 @@ def build_tui_parser() -> argparse.ArgumentParser:
         choices=["untrusted", "on-failure", "on-request", "never"],
         help="when to ask before running commands",
     )
+    parser.add_argument(
+        "--search", action="store_true", help="let the model search the live web (web_search)"
+    )
     parser.add_argument("prompt", nargs="?", help="first message to send")
     return parser
 
 
 def build_resume_parser() -> argparse.ArgumentParser:
     """`codex resume [--last | --all | ID] [PROMPT]`."""
-    parser = _Parser(prog="codex resume", description="Resume a recorded session.")
+    parser = CliParser(prog="codex resume", description="Resume a recorded session.")
     add_common_flags(parser)
     parser.add_argument(
         "-a", "--ask-for-approval", choices=["untrusted", "on-failure", "on-request", "never"]
@@ -150,7 +107,7 @@ def _dispatch(args: list[str]) -> int:
 def _run_tui(ns: argparse.Namespace, *, resume: Literal["none", "picker", "last", "id"]) -> int:
     from pathlib import Path
 
-    from codex_tui.overrides import overrides_from_args
+    from codex_tui.overrides import overrides_from_args, split_image_args
 
     overrides = overrides_from_args(ns, approval=getattr(ns, "ask_for_approval", None))
     from codex_tui.tui_main import run_tui
@@ -159,7 +116,7 @@ def _run_tui(ns: argparse.Namespace, *, resume: Literal["none", "picker", "last"
         overrides,
         list(ns.config),
         prompt=getattr(ns, "prompt", None),
-        images=[Path(p) for p in ns.image],
+        images=[Path(p) for p in split_image_args(ns.image)],
         resume=resume,
         resume_id=getattr(ns, "session_id", None),
         show_all=bool(getattr(ns, "all", False)),

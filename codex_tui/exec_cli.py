@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from codex_tui.cli import UsageError, _Parser, add_common_flags
-from codex_tui.overrides import overrides_from_args
+from codex_tui.cli_args import CliParser, UsageError, add_common_flags
+from codex_tui.overrides import overrides_from_args, split_image_args
 
 if TYPE_CHECKING:
     from codex_core.config import Config
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 def build_exec_parser(*, resume: bool = False) -> argparse.ArgumentParser:
     """`codex exec [OPTIONS] [PROMPT|-]`, or `codex exec resume [--last | ID] [PROMPT|-]`."""
-    parser = _Parser(
+    parser = CliParser(
         prog="codex exec",
         description="Run codex non-interactively. The prompt comes from the argument, or from "
         "stdin when it is `-` or omitted with stdin piped.",
@@ -103,7 +103,7 @@ def main(argv: list[str]) -> int:
     if resume and resume_path is None:
         return 1
     prompt = read_prompt(ns.prompt)
-    images = [Path(p).expanduser().resolve() for p in ns.image]
+    images = [Path(p).expanduser().resolve() for p in split_image_args(ns.image)]
     for image in images:
         if not image.is_file():
             print(f"codex: --image {image}: no such file", file=sys.stderr)

@@ -32,6 +32,7 @@ from codex_core.protocol import (
     StreamErrorEvent,
     TaskCompleteEvent,
     TaskStartedEvent,
+    TerminalInteractionEvent,
     TokenCountEvent,
     TokenUsage,
     TurnAbortedEvent,
@@ -77,7 +78,6 @@ class JsonlProcessor:
             case SessionConfiguredEvent():
                 self._line({"type": "thread.started", "thread_id": msg.session_id})
             case TaskStartedEvent():
-                self._usage = TokenUsage()
                 self._error = None
                 self._line({"type": "turn.started"})
             case AgentMessageEvent():
@@ -155,8 +155,8 @@ class JsonlProcessor:
                 }
                 self._line({"type": "item.completed", "item": done})
             case TokenCountEvent():
-                if msg.info is not None:
-                    self._usage = self._usage + msg.info.last_token_usage
+                if msg.info is not None:  # the thread's running total, as Codex reports it
+                    self._usage = msg.info.total_token_usage
             case StreamErrorEvent():
                 self._line({"type": "error", "message": msg.message})
             case WarningEvent():
@@ -182,7 +182,9 @@ class JsonlProcessor:
                             "usage": {
                                 "input_tokens": usage.input_tokens,
                                 "cached_input_tokens": usage.cached_input_tokens,
+                                "cache_write_input_tokens": usage.cache_write_input_tokens,
                                 "output_tokens": usage.output_tokens,
+                                "reasoning_output_tokens": usage.reasoning_output_tokens,
                             },
                         }
                     )
@@ -193,6 +195,7 @@ class JsonlProcessor:
                 | AgentReasoningDeltaEvent()
                 | AgentReasoningSectionBreakEvent()
                 | ExecCommandOutputDeltaEvent()
+                | TerminalInteractionEvent()
                 | ExecApprovalRequestEvent()
                 | ApplyPatchApprovalRequestEvent()
                 | ApprovalDecisionEvent()

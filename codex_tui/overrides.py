@@ -23,4 +23,10 @@ def overrides_from_args(ns: argparse.Namespace, *, approval: str | None) -> Conf
         sandbox_mode=sandbox,
         profile=ns.profile,
         oss=bool(ns.oss),
+        search=bool(getattr(ns, "search", False)),
     )
+
+
+def split_image_args(values: list[str]) -> list[str]:
+    """`-i a.png -i b.png` and `-i a.png,b.png` alike: every image named, in order."""
+    return [part for value in values for part in value.split(",") if part]

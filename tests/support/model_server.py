@@ -17,7 +17,7 @@ import logging
 import socket
 import threading
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
@@ -124,8 +124,19 @@ class _Handler(BaseHTTPRequestHandler):
 class ModelServer:
     """The scripted server; a context manager that starts and stops it."""
 
-    def __init__(self, script: Iterable[Step] = ()) -> None:
+    def __init__(
+        self,
+        script: Iterable[Step] = (),
+        *,
+        context_window: int | None = None,
+        responder: Callable[[Any], Step] | None = None,
+    ) -> None:
+        """`context_window` (tokens, estimated as JSON bytes / 4) makes the server refuse
+        bigger requests with the API's `context_length_exceeded` error; `responder` answers
+        requests the script has no step for, from the request body."""
         self._steps: deque[Step] = deque(script)
+        self.context_window = context_window
+        self.responder = responder
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self.requests: list[RecordedRequest] = []
@@ -243,6 +254,11 @@ class ModelServer:
             number = len(self.requests)
             wire = _wire_of(path)
             step = self._steps.popleft() if wire is not None and self._steps else None
+        if wire is not None and self.context_window is not None:
+            if estimate_tokens(body) > self.context_window:
+                step = context_length_exceeded(self.context_window)
+        if step is None and wire is not None and self.responder is not None:
+            step = self.responder(body)
         if wire is None:
             handler._plain(
                 404,
@@ -348,6 +364,26 @@ class ModelServer:
         handler.send_header("Content-Length", str(len(step.data)))
         handler.end_headers()
         handler.wfile.write(step.data)
+
+
+def estimate_tokens(body: Any) -> int:
+    """A request's size in tokens, estimated as its JSON bytes / 4."""
+    return len(json.dumps(body, ensure_ascii=False).encode("utf-8")) // 4
+
+
+def context_length_exceeded(window: int) -> HttpError:
+    """The OpenAI error for a request over the context window."""
+    return HttpError(
+        400,
+        {
+            "error": {
+                "message": f"Your input exceeds the context window of this model ({window}).",
+                "type": "invalid_request_error",
+                "param": "input",
+                "code": "context_length_exceeded",
+            }
+        },
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,0 +1,1 @@
+"""Context management: compaction, token accounting, plans, images, web search, AGENTS.md."""
