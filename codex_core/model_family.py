@@ -1,6 +1,8 @@
-"""What codex knows about model families: context window sizes."""
+"""What codex knows about model families: context window sizes, reasoning, command tools."""
 
 from __future__ import annotations
+
+from typing import Literal
 
 _CONTEXT_WINDOWS: tuple[tuple[str, int], ...] = (
     ("gpt-5", 272_000),
@@ -27,3 +29,18 @@ def context_window_for(model: str) -> int | None:
         if model.startswith(prefix):
             return window
     return None
+
+
+ExecToolStyle = Literal["unified_exec", "shell"]
+
+
+def exec_tool_style(model: str, wire_api: str = "responses") -> ExecToolStyle:
+    """Which command tools a model is offered: `exec_command` + `write_stdin`, or `shell`.
+
+    Codex 0.169 offers unified exec to every model it serves over the Responses API, known
+    or not (checked against its requests). Chat Completions providers (local and
+    OpenAI-compatible servers, `--oss`) get the one-shot `shell` tool, which any
+    function-calling model can use without a terminal session protocol.
+    """
+    del model  # no Responses model family is trained on `shell` any more
+    return "shell" if wire_api == "chat" else "unified_exec"

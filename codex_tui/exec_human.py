@@ -12,6 +12,7 @@ from typing import TextIO, assert_never
 
 from codex_core import __version__
 from codex_core.config import Config
+from codex_core.frontend.commands import describe_interaction
 from codex_core.protocol import (
     AgentMessageDeltaEvent,
     AgentMessageEvent,
@@ -38,6 +39,7 @@ from codex_core.protocol import (
     StreamErrorEvent,
     TaskCompleteEvent,
     TaskStartedEvent,
+    TerminalInteractionEvent,
     TokenCountEvent,
     TurnAbortedEvent,
     TurnDiffEvent,
@@ -130,6 +132,9 @@ class HumanProcessor:
                 )
             case ExecCommandEndEvent():
                 self._exec_end(msg)
+            case TerminalInteractionEvent():
+                line = describe_interaction(msg.process_id, msg.stdin)
+                self._print(f"{self._style('stdin', 'magenta', 'bold')} {line}")
             case PatchApplyBeginEvent():
                 self._print()
                 self._print(self._style("apply_patch", "magenta", "bold"))

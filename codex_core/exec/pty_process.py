@@ -182,11 +182,8 @@ async def spawn_live(
 
             termios.tcsetwinsize(slave, (PTY_ROWS, PTY_COLS))
             os.set_blocking(master, False)
-        stdio: dict[str, int] = (
-            {"stdin": slave, "stdout": slave, "stderr": slave}
-            if slave is not None
-            else {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE, "stderr": subprocess.PIPE}
-        )
+        stdin = slave if slave is not None else subprocess.DEVNULL
+        output = slave if slave is not None else subprocess.PIPE
         transport, protocol = await loop.subprocess_exec(
             lambda: _ExitProtocol(on_output, loop),
             *launch.argv,
@@ -195,7 +192,9 @@ async def spawn_live(
             start_new_session=True,
             pass_fds=launch.pass_fds,
             preexec_fn=_adopt_controlling_tty if tty and sandbox != "linux" else None,
-            **stdio,
+            stdin=stdin,
+            stdout=output,
+            stderr=output,
         )
     except BaseException:
         launch.finish()

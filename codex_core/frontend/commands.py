@@ -19,3 +19,11 @@ def display_command(argv: Sequence[str]) -> str:
     if len(argv) == 3 and os.path.basename(argv[0]) in SHELLS and argv[1] in SCRIPT_FLAGS:
         return argv[2]
     return shlex.join(argv)
+
+
+def describe_interaction(process_id: str, stdin: str, limit: int = 60) -> str:
+    """One line for a `write_stdin` call: what was typed into which session, or a wait."""
+    if not stdin:
+        return f"waited for output from session {process_id}"
+    shown = stdin if len(stdin) <= limit else stdin[: limit - 1] + "…"
+    return f"sent {shown!r} to session {process_id}"

@@ -171,6 +171,20 @@ class ExecCommandEndEvent(_Model):
     """The command again, so a resumed transcript can show it (begin events are not recorded)."""
 
 
+class TerminalInteractionEvent(_Model):
+    """The model typed into (or polled) a running command with `write_stdin`."""
+
+    type: Literal["terminal_interaction"] = "terminal_interaction"
+    call_id: str
+    """The `write_stdin` call."""
+    process_id: str
+    """The session id the model addressed."""
+    stdin: str
+    """What was typed; empty for a poll."""
+    command_call_id: str | None = None
+    """The `exec_command` call that started the command (its begin/end events carry it)."""
+
+
 class ExecApprovalRequestEvent(_Model):
     """The user must decide whether a command may run (answer: `exec_approval`)."""
 
@@ -297,6 +311,7 @@ EventMsg = Annotated[
     | ExecCommandBeginEvent
     | ExecCommandOutputDeltaEvent
     | ExecCommandEndEvent
+    | TerminalInteractionEvent
     | ExecApprovalRequestEvent
     | ApplyPatchApprovalRequestEvent
     | ApprovalDecisionEvent

@@ -44,6 +44,7 @@ from codex_core.session.storage import SessionStorage
 from codex_core.session.turns import TurnRunner
 from codex_core.tools.context import SessionApprovals, ToolContext
 from codex_core.turn_context import TurnContext
+from codex_core.unified_exec.manager import ProcessManager
 
 if TYPE_CHECKING:
     from codex_core.mcp.manager import McpConnectionManager
@@ -105,6 +106,8 @@ class Session:
         self._loop_task: asyncio.Task[None] | None = None
         self._runner = TurnRunner(self)
         self.mcp: McpConnectionManager | None = None
+        self.unified_exec = ProcessManager()
+        """Commands started with `exec_command`: kept across turns, killed at shutdown."""
 
     @property
     def rollout_path(self) -> Path | None:
@@ -344,6 +347,7 @@ class Session:
                 await self._active
             except asyncio.CancelledError:
                 pass
+        await self.unified_exec.terminate_all()
         if self.mcp is not None:
             await self.mcp.aclose()
         await self.storage.close()

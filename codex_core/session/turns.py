@@ -18,6 +18,7 @@ from codex_core.client import ModelClientError
 from codex_core.config.shell_env import create_env
 from codex_core.instructions import base_instructions
 from codex_core.kernel import Kernel
+from codex_core.model_family import exec_tool_style
 from codex_core.protocol import (
     ErrorEvent,
     EventMsg,
@@ -79,7 +80,7 @@ class TurnRunner:
         emit(TaskStartedEvent(model_context_window=s.effective_context_window()))
         emit(UserMessageEvent(message=text, images=images or None))
         client = s.client_factory(s.config, s.session_id, turn)
-        registry = default_registry()
+        registry = default_registry(exec_tool_style(turn.model, s.config.model_provider.wire_api))
         if s.mcp is not None and not await self._add_mcp_tools(registry, emit):
             await client.aclose()
             return
@@ -195,5 +196,6 @@ class TurnRunner:
             approvals=s.session_approvals,
             diff_tracker=TurnDiffTracker(),
             rules=s.rules,
+            processes=s.unified_exec,
         )
         return s.tool_ctx

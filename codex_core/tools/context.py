@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codex_core.apply_patch import TurnDiffTracker
 from codex_core.execpolicy import RuleSet
 from codex_core.protocol import EventMsg, FileChange, ReviewDecision
 from codex_core.turn_context import TurnContext
+
+if TYPE_CHECKING:
+    from codex_core.unified_exec.manager import ProcessManager
 
 ExecApprovalRequester = Callable[
     [str, list[str], Path, "str | None", "list[str] | None"], Awaitable[ReviewDecision]
@@ -40,6 +44,8 @@ class ToolContext:
     approvals: SessionApprovals
     diff_tracker: TurnDiffTracker
     rules: RuleSet | None = None
+    processes: ProcessManager | None = None
+    """The session's live `exec_command` processes (they outlive the turn)."""
 
     def resolve(self, workdir: str | None) -> Path:
         """`workdir` relative to the turn's cwd (absolute paths kept)."""

@@ -102,6 +102,9 @@ async def run_apply_patch(
         return f"apply_patch verification failed: {err}"
     except UnicodeEncodeError:
         return "apply_patch verification failed: the patch is not valid Unicode text"
+    except OSError as err:  # e.g. a path too long for the file system, a loop of links
+        where = f": {err.filename}" if err.filename else ""
+        return f"apply_patch verification failed: {err.strerror or err}{where}"
     paths = touched_paths(changes)
     turn = ctx.turn
     platform = _platform_sandbox(ctx)

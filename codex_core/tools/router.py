@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from codex_core.apply_patch import ApplyPatchError, extract_apply_patch_from_shell
 from codex_core.kernel import ToolCall, ToolOutput
+from codex_core.model_family import ExecToolStyle
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import RespondToModel
 from codex_core.tools.patch import patch_input_from_arguments, run_apply_patch
 from codex_core.tools.plan import run_update_plan
 from codex_core.tools.registry import ToolEntry, ToolRegistry
 from codex_core.tools.shell import ShellArgs, parse_shell_args, run_shell
-from codex_core.tools.specs import apply_patch_tool, shell_tool, update_plan_tool
+from codex_core.tools.specs import (
+    apply_patch_tool,
+    exec_command_tool,
+    shell_tool,
+    update_plan_tool,
+    write_stdin_tool,
+)
+from codex_core.tools.unified_exec import handle_exec_command, handle_write_stdin
 
 PATCH_PATH_MARKERS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
 
@@ -65,11 +73,32 @@ async def handle_update_plan(ctx: ToolContext, call: ToolCall) -> str:
     return run_update_plan(ctx, call.payload)
 
 
-def default_registry() -> ToolRegistry:
-    """Every tool this build offers or accepts."""
+def default_registry(exec_style: ExecToolStyle = "unified_exec") -> ToolRegistry:
+    """Every tool this build offers or accepts.
+
+    `exec_style` (from the model family) decides which command tools are offered; the
+    other set stays registered, so a call the model makes anyway still runs.
+    """
+    unified = exec_style == "unified_exec"
     registry = ToolRegistry()
     for entry in (
-        ToolEntry("shell", handle_shell, shell_tool, mutating=True, approval="exec"),
+        ToolEntry(
+            "exec_command",
+            handle_exec_command,
+            exec_command_tool if unified else None,
+            mutating=True,
+            approval="exec",
+        ),
+        ToolEntry(
+            "write_stdin",
+            handle_write_stdin,
+            (lambda _policy: write_stdin_tool()) if unified else None,
+            mutating=True,
+            approval="none",
+        ),
+        ToolEntry(
+            "shell", handle_shell, None if unified else shell_tool, mutating=True, approval="exec"
+        ),
         ToolEntry("container.exec", handle_shell, None, mutating=True, approval="exec"),
         ToolEntry("local_shell", handle_shell, None, mutating=True, approval="exec"),
         ToolEntry(

@@ -98,3 +98,98 @@ def update_plan_tool() -> ToolSpec:
             "additionalProperties": False,
         },
     )
+
+
+EXEC_COMMAND_DESCRIPTION = (
+    "Start a shell command and return what it prints within the yield time. A command still "
+    "running by then keeps going in the background: the result names its session ID, which "
+    "`write_stdin` uses to type into it or read more output."
+)
+WRITE_STDIN_DESCRIPTION = (
+    "Send characters to a command started by `exec_command` (or send nothing to wait for more "
+    "output) and return what it printed since the last call."
+)
+_TOKENS_NOTE = "Most output tokens to return (default 10000); the middle of longer output is cut."
+
+
+def exec_command_tool(approval_policy: AskForApproval) -> ToolSpec:
+    """The `exec_command` function tool (unified exec), argument shapes as in Codex 0.169."""
+    del approval_policy  # the escalation fields are always offered, as in Codex 0.169
+    properties: dict[str, object] = {
+        "cmd": {"type": "string", "description": "The shell command line to run."},
+        "justification": {
+            "type": "string",
+            "description": "With `require_escalated`: the question shown to the user.",
+        },
+        "login": {
+            "type": "boolean",
+            "description": "Run the shell as a login shell (default true).",
+        },
+        "max_output_tokens": {"type": "number", "description": _TOKENS_NOTE},
+        "prefix_rule": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": (
+                "With `require_escalated`: a command prefix the user may allow from now on, "
+                'e.g. ["npm", "install"].'
+            ),
+        },
+        "sandbox_permissions": {
+            "type": "string",
+            "enum": ["use_default", "require_escalated"],
+            "description": "`require_escalated` asks the user to run this outside the sandbox.",
+        },
+        "shell": {"type": "string", "description": "Shell to run it with (default: yours)."},
+        "tty": {
+            "type": "boolean",
+            "description": "Give the command a terminal (needed to type into it); default false.",
+        },
+        "workdir": {
+            "type": "string",
+            "description": "Directory to run in (default: the turn's working directory).",
+        },
+        "yield_time_ms": {
+            "type": "number",
+            "description": "How long to wait for output before returning (default 10000, "
+            "250 to 30000).",
+        },
+    }
+    return ToolSpec(
+        name="exec_command",
+        description=EXEC_COMMAND_DESCRIPTION,
+        parameters={
+            "type": "object",
+            "properties": properties,
+            "required": ["cmd"],
+            "additionalProperties": False,
+        },
+    )
+
+
+def write_stdin_tool() -> ToolSpec:
+    """The `write_stdin` function tool (unified exec)."""
+    return ToolSpec(
+        name="write_stdin",
+        description=WRITE_STDIN_DESCRIPTION,
+        parameters={
+            "type": "object",
+            "properties": {
+                "chars": {
+                    "type": "string",
+                    "description": "What to type; empty (the default) only waits for output.",
+                },
+                "max_output_tokens": {"type": "number", "description": _TOKENS_NOTE},
+                "session_id": {
+                    "type": "number",
+                    "description": "The session ID `exec_command` returned.",
+                },
+                "yield_time_ms": {
+                    "type": "number",
+                    "description": "How long to wait for output: default 250 after typing "
+                    "(up to 30000); an empty poll waits 5000 to 300000.",
+                },
+            },
+            "required": ["session_id"],
+            "additionalProperties": False,
+        },
+    )

@@ -67,6 +67,23 @@ async def test_faults_nul_in_patch_path_goes_back_to_the_model(
     assert list(workspace.root.iterdir()) == []
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["x" * 5000 + ".txt", "/".join(["d" * 250] * 20) + "/f.txt"],
+    ids=["long-name", "long-path"],
+)
+async def test_faults_overlong_patch_path_goes_back_to_the_model(
+    model_server: ModelServer, workspace: Workspace, codex_home: Path, name: str
+) -> None:
+    patch = f"*** Begin Patch\n*** Add File: {name}\n+hello\n*** End Patch\n"
+    output, _ = await one_call_then_answer(
+        model_server, workspace, codex_home, apply_patch_call(patch, call_id="c1")
+    )
+    assert output.startswith(("apply_patch", "patch")), output[:300]
+    assert "too long" in output.lower(), output[:300]
+    assert list(workspace.root.iterdir()) == []
+
+
 async def test_faults_nul_in_shell_argv_goes_back_to_the_model(
     model_server: ModelServer, workspace: Workspace, codex_home: Path
 ) -> None:

@@ -7,6 +7,7 @@ from typing import Literal, Protocol, assert_never
 
 from textual.widget import Widget
 
+from codex_core.frontend.commands import describe_interaction
 from codex_core.protocol import (
     ABORTED_BY_USER,
     INTERRUPTED_EXIT_CODE,
@@ -35,6 +36,7 @@ from codex_core.protocol import (
     StreamErrorEvent,
     TaskCompleteEvent,
     TaskStartedEvent,
+    TerminalInteractionEvent,
     TokenCountEvent,
     TurnAbortedEvent,
     TurnDiffEvent,
@@ -175,6 +177,8 @@ class EventApplier:
                 cell = ExecCell(msg.call_id, msg.command)
                 self.execs[msg.call_id] = cell
                 await self._add(cell)
+            case TerminalInteractionEvent():
+                await self._add(NoticeCell("info", describe_interaction(msg.process_id, msg.stdin)))
             case ExecCommandOutputDeltaEvent():
                 running = self.execs.get(msg.call_id)
                 if running is not None:

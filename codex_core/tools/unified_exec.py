@@ -1,0 +1,276 @@
+"""`exec_command` and `write_stdin`: commands that keep running between tool calls."""
+
+from __future__ import annotations
+
+import json
+import os
+import pwd
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from codex_core.exec import ExecParams, SandboxType, is_likely_sandbox_denied
+from codex_core.exec.pty_process import spawn_live
+from codex_core.kernel import ToolCall
+from codex_core.protocol import ExecCommandBeginEvent, TerminalInteractionEvent
+from codex_core.tools.context import ToolContext
+from codex_core.tools.errors import RespondToModel
+from codex_core.tools.shell import Rejected, approve_retry_unsandboxed, decide_sandbox
+from codex_core.unified_exec.manager import UnifiedExecProcess, collect
+from codex_core.unified_exec.output import DEFAULT_MAX_OUTPUT_TOKENS, format_response
+
+DEFAULT_EXEC_YIELD_MS = 10_000
+DEFAULT_WRITE_YIELD_MS = 250
+MIN_YIELD_MS, MAX_YIELD_MS = 250, 30_000
+MIN_POLL_YIELD_MS, MAX_POLL_YIELD_MS = 5_000, 300_000
+# What the Codex CLI sets for these commands: no colours or pagers waiting for a human.
+UNIFIED_EXEC_ENV = {
+    "NO_COLOR": "1",
+    "TERM": "dumb",
+    "LANG": "C.UTF-8",
+    "LC_CTYPE": "C.UTF-8",
+    "LC_ALL": "C.UTF-8",
+    "COLORTERM": "",
+    "PAGER": "cat",
+    "GIT_PAGER": "cat",
+    "GH_PAGER": "cat",
+    "CODEX_CI": "1",
+}
+
+
+@dataclass(frozen=True)
+class ExecCommandArgs:
+    """Arguments of an `exec_command` call."""
+
+    cmd: str
+    workdir: str | None = None
+    shell: str | None = None
+    login: bool = True
+    tty: bool = False
+    yield_time_ms: int | None = None
+    max_output_tokens: int | None = None
+    escalated: bool = False
+    justification: str | None = None
+    prefix_rule: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class WriteStdinArgs:
+    """Arguments of a `write_stdin` call."""
+
+    session_id: int
+    chars: str = ""
+    yield_time_ms: int | None = None
+    max_output_tokens: int | None = None
+
+
+def _object(arguments: str) -> dict[str, Any]:
+    try:
+        data = json.loads(arguments or "{}")
+    except json.JSONDecodeError as err:
+        raise RespondToModel(f"failed to parse function arguments: {err}") from None
+    if not isinstance(data, dict):
+        raise RespondToModel("failed to parse function arguments: expected a JSON object")
+    return data
+
+
+def _number(data: dict[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise RespondToModel(f"failed to parse function arguments: `{key}` must be a number")
+    return int(value)
+
+
+def _text(data: dict[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise RespondToModel(f"failed to parse function arguments: `{key}` must be a string")
+    return value
+
+
+def parse_exec_command_args(arguments: str) -> ExecCommandArgs:
+    """Validate the JSON arguments of an `exec_command` call."""
+    data = _object(arguments)
+    cmd = _text(data, "cmd")
+    if not cmd:
+        raise RespondToModel("failed to parse function arguments: missing field `cmd`")
+    prefix = data.get("prefix_rule")
+    permissions = data.get("sandbox_permissions")
+    return ExecCommandArgs(
+        cmd=cmd,
+        workdir=_text(data, "workdir"),
+        shell=_text(data, "shell"),
+        login=data.get("login") is not False,
+        tty=data.get("tty") is True,
+        yield_time_ms=_number(data, "yield_time_ms"),
+        max_output_tokens=_number(data, "max_output_tokens"),
+        escalated=permissions in ("require_escalated", "bypass_sandbox"),
+        justification=_text(data, "justification"),
+        prefix_rule=prefix
+        if isinstance(prefix, list) and prefix and all(isinstance(p, str) for p in prefix)
+        else None,
+    )
+
+
+def parse_write_stdin_args(arguments: str) -> WriteStdinArgs:
+    """Validate the JSON arguments of a `write_stdin` call."""
+    data = _object(arguments)
+    session_id = _number(data, "session_id")
+    if session_id is None:
+        raise RespondToModel("failed to parse function arguments: missing field `session_id`")
+    return WriteStdinArgs(
+        session_id=session_id,
+        chars=_text(data, "chars") or "",
+        yield_time_ms=_number(data, "yield_time_ms"),
+        max_output_tokens=_number(data, "max_output_tokens"),
+    )
+
+
+def default_shell() -> str:
+    """The user's login shell, else bash."""
+    try:
+        shell = pwd.getpwuid(os.getuid()).pw_shell
+    except KeyError:
+        shell = ""
+    return shell if shell and os.path.isabs(shell) else "/bin/bash"
+
+
+def command_argv(args: ExecCommandArgs) -> list[str]:
+    """The argv that runs `cmd`: the shell with `-lc` (login) or `-c`."""
+    return [args.shell or default_shell(), "-lc" if args.login else "-c", args.cmd]
+
+
+def _clamp(value: int, low: int, high: int) -> int:
+    return max(low, min(high, value))
+
+
+async def handle_exec_command(ctx: ToolContext, call: ToolCall) -> str:
+    """Start a command; return what it printed within the yield time, or its session id."""
+    args = parse_exec_command_args(call.payload)
+    if "\0" in args.cmd or "\0" in (args.workdir or ""):
+        raise RespondToModel("`cmd` and `workdir` must not contain NUL bytes")
+    manager = ctx.processes
+    if manager is None:
+        raise RespondToModel("unsupported call: exec_command")
+    argv = command_argv(args)
+    cwd = ctx.resolve(args.workdir)
+    sandbox = await decide_sandbox(
+        ctx,
+        call.call_id,
+        argv,
+        cwd,
+        escalated=args.escalated,
+        justification=args.justification,
+        prefix=args.prefix_rule,
+    )
+    if isinstance(sandbox, Rejected):
+        return sandbox.message
+    yield_ms = _clamp(args.yield_time_ms or DEFAULT_EXEC_YIELD_MS, MIN_YIELD_MS, MAX_YIELD_MS)
+    max_tokens = args.max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS
+    started = time.monotonic()
+    entry, note = await _start(ctx, call.call_id, argv, cwd, args.tty, sandbox)
+    output = await collect(entry, started + yield_ms / 1000)
+    if (
+        entry.exit_code not in (None, 0)
+        and is_likely_sandbox_denied(sandbox, entry.exit_code or 0, None, output, "")
+        and await approve_retry_unsandboxed(ctx, call.call_id, argv, cwd, sandbox)
+    ):
+        manager.forget(entry.session_id)
+        started = time.monotonic()
+        entry, note = await _start(ctx, call.call_id, argv, cwd, args.tty, "none")
+        output = await collect(entry, started + yield_ms / 1000)
+    return _respond(ctx, entry, output, started, max_tokens, note)
+
+
+async def _start(
+    ctx: ToolContext,
+    call_id: str,
+    argv: list[str],
+    cwd: Any,
+    tty: bool,
+    sandbox: SandboxType,
+) -> tuple[UnifiedExecProcess, str | None]:
+    manager = ctx.processes
+    assert manager is not None
+    env = {**ctx.env, **UNIFIED_EXEC_ENV}
+    params = ExecParams(command=argv, cwd=cwd, timeout_ms=None, env=env)
+    ctx.emit(ExecCommandBeginEvent(call_id=call_id, command=argv, cwd=str(cwd)))
+    holder: list[UnifiedExecProcess] = []
+    early: list[bytes] = []
+
+    def on_output(data: bytes) -> None:
+        if holder:
+            holder[0].feed(data)
+        else:
+            early.append(data)
+
+    try:
+        process = await spawn_live(
+            params, sandbox, ctx.turn.sandbox_policy, ctx.turn.cwd, tty=tty, on_output=on_output
+        )
+    except OSError as err:
+        raise RespondToModel(f"exec_command failed: could not start {argv[0]}: {err}") from None
+    entry = UnifiedExecProcess(
+        session_id=manager.reserve_id(),
+        process=process,
+        call_id=call_id,
+        command=argv,
+        emit=ctx.emit,
+    )
+    holder.append(entry)
+    for data in early:
+        entry.feed(data)
+    return entry, manager.add(entry)
+
+
+def _respond(
+    ctx: ToolContext,
+    entry: UnifiedExecProcess,
+    output: str,
+    started: float,
+    max_tokens: int,
+    note: str | None,
+) -> str:
+    assert ctx.processes is not None
+    if entry.exit_code is not None:
+        ctx.processes.forget(entry.session_id)
+    text = format_response(
+        output,
+        time.monotonic() - started,
+        exit_code=entry.exit_code,
+        session_id=entry.session_id,
+        max_tokens=max_tokens,
+    )
+    return f"{note}\n{text}" if note else text
+
+
+async def handle_write_stdin(ctx: ToolContext, call: ToolCall) -> str:
+    """Type into a running session (or just poll it) and return its new output."""
+    args = parse_write_stdin_args(call.payload)
+    manager = ctx.processes
+    entry = manager.get(args.session_id) if manager is not None else None
+    if entry is None:
+        raise RespondToModel(f"write_stdin failed: Unknown process id {args.session_id}")
+    started = time.monotonic()
+    if args.chars:
+        yield_ms = _clamp(args.yield_time_ms or DEFAULT_WRITE_YIELD_MS, MIN_YIELD_MS, MAX_YIELD_MS)
+    else:
+        yield_ms = _clamp(args.yield_time_ms or 0, MIN_POLL_YIELD_MS, MAX_POLL_YIELD_MS)
+    ctx.emit(
+        TerminalInteractionEvent(
+            call_id=call.call_id,
+            process_id=str(args.session_id),
+            stdin=args.chars,
+            command_call_id=entry.call_id,
+        )
+    )
+    if args.chars and entry.exit_code is None and not entry.process.write(args.chars.encode()):
+        raise RespondToModel(
+            "write_stdin failed: stdin is closed for this session; "
+            "rerun exec_command with tty=true to keep stdin open"
+        )
+    output = await collect(entry, started + yield_ms / 1000)
+    max_tokens = args.max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS
+    return _respond(ctx, entry, output, started, max_tokens, None)
