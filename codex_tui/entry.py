@@ -11,6 +11,8 @@ import os
 import sys
 
 APPLY_PATCH_ARG0S = ("apply_patch", "applypatch")
+NO_HOME_NEEDED = frozenset({"-h", "--help", "help", "-V", "--version"})
+"""Arguments that only print text: they work whatever CODEX_HOME says, as in the Codex CLI."""
 
 
 def main() -> int:
@@ -20,6 +22,15 @@ def main() -> int:
         from codex_core.apply_patch.cli import main as apply_patch_main
 
         return apply_patch_main(sys.argv[1:])
+    if not NO_HOME_NEEDED.intersection(sys.argv[1:]):
+        # Every subcommand reads CODEX_HOME: refuse a bad one here, once, in one line.
+        from codex_core.frontend.home import CodexHomeError, find_codex_home
+
+        try:
+            find_codex_home()
+        except CodexHomeError as err:
+            print(f"codex: {err}", file=sys.stderr)
+            return 1
     if sys.argv[1:2] in (["sandbox"], ["debug"]):
         # `codex sandbox -- CMD` is benchmarked: skip argparse and the CLI module entirely.
         from codex_tui.sandbox_cmd import main as sandbox_cmd_main

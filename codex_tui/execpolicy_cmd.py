@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
+
+from codex_core.frontend.home import find_codex_home
 
 USAGE = "usage: codex execpolicy check [--rules FILE]... [--pretty] [--] COMMAND..."
 HELP = f"""{USAGE}
@@ -16,11 +17,6 @@ Print, as JSON, the decision your rules give COMMAND and the rule that decided i
 Rules come from $CODEX_HOME/rules/*.rules (default ~/.codex/rules), or only from the files
 given with --rules (repeatable). Rules that cannot be read are reported on stderr.
 """
-
-
-def _codex_home() -> Path:
-    value = os.environ.get("CODEX_HOME")
-    return Path(value).expanduser() if value else Path.home() / ".codex"
 
 
 def _usage_error(message: str) -> int:
@@ -65,7 +61,7 @@ def main(argv: list[str]) -> int:
 
     from codex_core.execpolicy import load_rule_files, load_rules
 
-    rule_set = load_rule_files(rule_files) if rule_files else load_rules(_codex_home())
+    rule_set = load_rule_files(rule_files) if rule_files else load_rules(find_codex_home())
     for warning in rule_set.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     match = rule_set.match(args)

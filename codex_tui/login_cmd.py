@@ -4,22 +4,22 @@ from __future__ import annotations
 
 import sys
 
-from codex_tui.cli import _Parser
+from codex_tui.cli_args import CliParser
 
 
 def main(argv: list[str]) -> int:
     """Entry for `codex login [--api-key KEY | status]`."""
-    parser = _Parser(prog="codex login", description="Save an OpenAI API key for codex.")
+    parser = CliParser(prog="codex login", description="Save an OpenAI API key for codex.")
     parser.add_argument("--api-key", metavar="KEY", help="the key (read from stdin when omitted)")
     parser.add_argument("action", nargs="?", choices=["status"], help="show the stored login")
     ns = parser.parse_args(argv)
     from codex_core.auth import load_api_key, save_api_key
-    from codex_core.config import ConfigError, find_codex_home
+    from codex_core.frontend import CodexHomeError, find_codex_home
     from codex_core.model_provider import built_in_model_providers
 
     try:
         home = find_codex_home()
-    except ConfigError as err:
+    except CodexHomeError as err:
         print(f"codex: {err}", file=sys.stderr)
         return 1
     if ns.action == "status":

@@ -1,8 +1,9 @@
 """`codex sandbox [-c key=value]... -- CMD`, `codex sandbox linux|macos [--full-auto] -- CMD`.
 
-Also `codex sandbox --check`. Kept standard-library only (no pydantic, no codex_core): it
-is benchmarked. On Linux it execs bubblewrap directly (see `sandbox_helper.launch`) with
-an empty environment, handing the command's environment over on a memfd.
+Also `codex sandbox --check`. Kept standard-library only (no pydantic; from codex_core only
+the standard-library CODEX_HOME lookup): it is benchmarked. On Linux it execs bubblewrap
+directly (see `sandbox_helper.launch`) with an empty environment, handing the command's
+environment over on a memfd.
 """
 
 from __future__ import annotations
@@ -52,8 +53,12 @@ def _parse_toml_value(raw: str) -> object:
 
 def _config() -> dict[str, object]:
     """`$CODEX_HOME/config.toml` as a table (empty when absent)."""
-    home = os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
-    path = os.path.join(home, "config.toml")
+    from codex_core.frontend.home import CodexHomeError, find_codex_home
+
+    try:
+        path = os.path.join(find_codex_home(), "config.toml")
+    except CodexHomeError as err:
+        raise CommandError(str(err)) from None
     try:
         with open(path, "rb") as fh:
             data = fh.read()

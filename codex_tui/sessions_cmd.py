@@ -12,27 +12,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TextIO
 
+from codex_core.frontend.home import find_codex_home
+from codex_core.frontend.relative_time import relative_age
 from codex_core.rollout import InvalidCursorError, SessionSummary, list_sessions
 
 HEADERS = ("Updated", "Branch", "CWD", "Conversation")
 _BRANCH_WIDTH = 24
 _CWD_WIDTH = 32
-
-
-def _codex_home() -> Path:
-    configured = os.environ.get("CODEX_HOME")
-    return Path(configured).expanduser() if configured else Path.home() / ".codex"
-
-
-def relative_age(updated_at: float, now: float) -> str:
-    """How long ago, e.g. `just now`, `5m ago`, `3h ago`, `2d ago`."""
-    seconds = max(0, int(now - updated_at))
-    if seconds < 60:
-        return "just now"
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds >= size:
-            return f"{seconds // size}{unit} ago"
-    return "just now"  # unreachable: seconds >= 60 always matches minutes
 
 
 def _shorten(text: str, width: int) -> str:
@@ -183,7 +169,7 @@ def main(argv: list[str], out: TextIO | None = None) -> int:
         ns = _parser().parse_args(argv)
     except SystemExit as stop:
         return stop.code if isinstance(stop.code, int) else 2
-    home = _codex_home()
+    home = find_codex_home()
     if ns.command in ("archive", "fork"):
         return _manage(ns, home, stream)
     try:

@@ -24,6 +24,8 @@ from codex_core.config.overrides import apply_override, parse_cli_overrides, spl
 from codex_core.config.resolve import resolve_config
 from codex_core.config.schema import ConfigToml, sweep_unknown_keys
 from codex_core.config.types import Config, ConfigOverrides
+from codex_core.frontend.home import CodexHomeError
+from codex_core.frontend.home import find_codex_home as _find_codex_home
 
 log = logging.getLogger(__name__)
 
@@ -40,26 +42,15 @@ CONFIG_TOML = "config.toml"
 
 
 def find_codex_home(environ: Mapping[str, str] | None = None) -> Path:
-    """The CODEX_HOME directory: `$CODEX_HOME` (which must exist) or `~/.codex`.
-
-    Args:
-        environ: The environment to read; `os.environ` when omitted.
+    """The CODEX_HOME directory (see `codex_core.frontend.find_codex_home`).
 
     Raises:
         ConfigError: CODEX_HOME is set but is not an existing directory.
     """
-    env = os.environ if environ is None else environ
-    value = env.get("CODEX_HOME", "")
-    if value:
-        home = Path(value).expanduser()
-        if not home.is_dir():
-            what = "is not a directory" if home.exists() else "does not exist"
-            raise ConfigError(
-                f"CODEX_HOME={value} {what}; create it with `mkdir -p {value}` or unset CODEX_HOME"
-            )
-        return home.resolve()
-    user_home = env.get("HOME") or str(Path.home())
-    return Path(user_home).expanduser() / ".codex"
+    try:
+        return _find_codex_home(environ)
+    except CodexHomeError as err:
+        raise ConfigError(str(err)) from None
 
 
 def read_config_toml(path: Path) -> tuple[str, dict[str, Any]]:

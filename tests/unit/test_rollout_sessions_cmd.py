@@ -60,7 +60,7 @@ def test_rollout_sessions_cmd_table_defaults_to_current_directory(
     assert code == 0
     assert lines[0].split() == ["Updated", "Branch", "CWD", "Conversation"]
     assert len(lines) == 2
-    assert lines[1].startswith("2h ago")
+    assert lines[1].startswith("2 hours ago")
     assert lines[1].endswith("fix the parser")
     code, lines = _run(["list", "--all"])
     assert [line.split()[-1] for line in lines[1:]] == ["elsewhere", "parser"]
@@ -94,9 +94,9 @@ def test_rollout_sessions_cmd_bad_usage_returns_2(capsys: pytest.CaptureFixture[
 def test_rollout_sessions_relative_age() -> None:
     assert [relative_age(0, s) for s in (5, 90, 7300, 200_000)] == [
         "just now",
-        "1m ago",
-        "2h ago",
-        "2d ago",
+        "1 minute ago",
+        "2 hours ago",
+        "2 days ago",
     ]
 
 

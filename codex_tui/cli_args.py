@@ -1,0 +1,59 @@
+"""What every subcommand's parser shares: the one-line usage error and the common flags.
+
+A leaf module (the subcommands import it, it imports none of them), so the dispatcher in
+`codex_tui.cli` and the subcommands never import each other in a circle.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import NoReturn
+
+
+class UsageError(Exception):
+    """A bad command line; the message is one line."""
+
+
+class CliParser(argparse.ArgumentParser):
+    """An argument parser whose errors are `UsageError`s naming `--help`."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
+
+
+def add_common_flags(parser: argparse.ArgumentParser) -> None:
+    """Flags shared by the TUI and `codex exec`."""
+    parser.add_argument("-m", "--model", help="model to use (overrides `model` in config.toml)")
+    parser.add_argument(
+        "-c",
+        "--config",
+        action="append",
+        default=[],
+        metavar="key=value",
+        help="override a config value; dotted keys, TOML values (repeatable)",
+    )
+    parser.add_argument("-p", "--profile", help="config profile from [profiles.<name>]")
+    parser.add_argument("-C", "--cd", metavar="DIR", help="run as if started in DIR")
+    parser.add_argument(
+        "-s",
+        "--sandbox",
+        choices=["read-only", "workspace-write", "danger-full-access"],
+        help="sandbox policy for model-run commands",
+    )
+    parser.add_argument("--oss", action="store_true", help="use a local Ollama-compatible provider")
+    parser.add_argument(
+        "-i", "--image", action="append", default=[], metavar="FILE", help="attach an image"
+    )
+    parser.add_argument(
+        "--full-auto",
+        action="store_true",
+        help="low-friction mode: workspace-write sandbox, ask only when needed",
+    )
+    parser.add_argument(
+        "--dangerously-bypass-approvals-and-sandbox",
+        "--yolo",
+        dest="yolo",
+        action="store_true",
+        help="run every command without sandbox or approval (only in an isolated environment)",
+    )
+    parser.add_argument("--debug", action="store_true", help="print tracebacks and debug logs")
