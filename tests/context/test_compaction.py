@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from codex_core.protocol import BackgroundEvent, ErrorEvent, TaskCompleteEvent
 from codex_core.session.compact import SUMMARY_PREFIX, SUMMARY_REQUEST
@@ -18,8 +19,8 @@ def summary_of(text: str) -> str:
     return f"{SUMMARY_PREFIX}\n{text}"
 
 
-def types_in(body: dict[str, object]) -> list[str]:
-    return [str(i["type"]) for i in body["input"]]  # type: ignore[index, attr-defined]
+def types_in(body: dict[str, Any]) -> list[str]:
+    return [str(i["type"]) for i in body["input"]]
 
 
 async def test_compaction_mid_turn_replaces_history_before_follow_up(
