@@ -8,6 +8,7 @@ from importlib import resources
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from codex_core.frontend.git import find_git_root
 from codex_core.protocol import (
     AskForApproval,
     DangerFullAccessPolicy,
@@ -27,14 +28,6 @@ ENVIRONMENT_CONTEXT_OPEN = "<environment_context>"
 def base_instructions() -> str:
     """The project's own system prompt describing tools, sandbox and approvals."""
     return (resources.files("codex_core") / "prompts" / "base_instructions.md").read_text("utf-8")
-
-
-def find_git_root(cwd: Path) -> Path | None:
-    """The nearest ancestor of `cwd` (inclusive) that holds a `.git` entry."""
-    for directory in (cwd, *cwd.parents):
-        if (directory / ".git").exists():
-            return directory
-    return None
 
 
 def project_doc_paths(cwd: Path) -> list[Path]:

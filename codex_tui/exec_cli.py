@@ -44,6 +44,11 @@ def build_exec_parser(*, resume: bool = False) -> argparse.ArgumentParser:
         parser.prog = "codex exec resume"
         parser.add_argument("--last", action="store_true", help="continue the most recent session")
         parser.add_argument(
+            "--all",
+            action="store_true",
+            help="with --last: any directory's sessions, not only this one's",
+        )
+        parser.add_argument(
             "words",
             nargs="*",
             metavar="[ID] [PROMPT]",
@@ -83,7 +88,7 @@ def main(argv: list[str]) -> int:
         ns = build_exec_parser().parse_args(argv)
     _setup_logging(ns.debug)
     from codex_core.config import ConfigError, load_config
-    from codex_core.instructions import find_git_root
+    from codex_core.frontend.git import find_git_root
 
     overrides = overrides_from_args(ns, approval="never")
     if overrides.cwd is not None and not overrides.cwd.is_dir():
@@ -148,27 +153,24 @@ def _read_output_schema(path: str | None) -> dict[str, Any] | None | Literal[Fal
 
 
 def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None:
-    from codex_core.rollout import NotASessionError, find_session_path, list_sessions
+    from codex_core.frontend import (
+        NotASessionError,
+        SessionNotFoundError,
+        find_session,
+        last_session,
+    )
 
-    if ns.last:
-        page = list_sessions(config.codex_home, page_size=1, cwd=config.cwd)
-        if not page.items:
-            page = list_sessions(config.codex_home, page_size=1)
-        for skipped in page.skipped:
-            print(f"codex: {skipped.warning}", file=sys.stderr)
-        if not page.items:
-            print("codex: no recorded session to resume", file=sys.stderr)
-            return None
-        return Path(page.items[0].path)
     try:
-        path = find_session_path(config.codex_home, ns.session_id)
-    except NotASessionError as err:
+        if ns.last:
+            found = last_session(config.codex_home, cwd=None if ns.all else config.cwd)
+        else:
+            found = find_session(config.codex_home, ns.session_id)
+    except (SessionNotFoundError, NotASessionError) as err:
         print(f"codex: {err}", file=sys.stderr)
         return None
-    if path is None:
-        print(f"codex: no session with id {ns.session_id}", file=sys.stderr)
-        return None
-    return Path(path)
+    for warning in found.skipped_warnings:
+        print(f"codex: {warning}", file=sys.stderr)
+    return found.path
 
 
 def _color(choice: str) -> bool:

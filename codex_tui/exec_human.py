@@ -6,13 +6,12 @@ so `codex exec "…" > answer.md` captures just the answer.
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import TextIO, assert_never
 
 from codex_core import __version__
 from codex_core.config import Config
-from codex_core.frontend.commands import describe_interaction
+from codex_core.frontend.commands import describe_interaction, display_command
 from codex_core.protocol import (
     AgentMessageDeltaEvent,
     AgentMessageEvent,
@@ -57,13 +56,6 @@ _STYLES = {
     "cyan": "36",
     "yellow": "33",
 }
-
-
-def display_command(argv: list[str]) -> str:
-    """The command as a user would type it, without a `bash -lc` wrapper."""
-    if len(argv) == 3 and argv[0] in ("bash", "sh", "zsh") and argv[1] in ("-lc", "-c"):
-        return argv[2]
-    return shlex.join(argv)
 
 
 class HumanProcessor:

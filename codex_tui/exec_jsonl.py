@@ -42,11 +42,6 @@ from codex_core.protocol import (
 )
 
 
-def command_string(argv: list[str]) -> str:
-    """The argv as one shell-quoted string."""
-    return shlex.join(argv)
-
-
 class JsonlProcessor:
     """Turns core events into `thread.*`, `turn.*` and `item.*` lines."""
 
@@ -89,7 +84,7 @@ class JsonlProcessor:
                 self._running[msg.call_id] = self._item(
                     "item.started",
                     "command_execution",
-                    command=command_string(msg.command),
+                    command=shlex.join(msg.command),
                     aggregated_output="",
                     exit_code=None,
                     status="in_progress",

@@ -104,22 +104,23 @@ def print_exit_summary(summary: ExitSummary | None) -> int:
 def _resume_path(
     config: Config, resume: ResumeMode, resume_id: str | None, show_all: bool
 ) -> Path | None:
+    from codex_core.frontend import (
+        NotASessionError,
+        SessionNotFoundError,
+        find_session,
+        last_session,
+    )
+
     if resume == "id" and resume_id:
-        from codex_core.rollout import find_session_path
-
-        path = find_session_path(config.codex_home, resume_id)
-        if path is None:
-            raise LookupError(
-                f"no recorded session matches {resume_id!r}; run `codex resume` to pick one"
-            )
-        return path
+        try:
+            return find_session(config.codex_home, resume_id).path
+        except NotASessionError as err:
+            raise LookupError(str(err)) from None
     if resume == "last":
-        from codex_core.rollout import list_sessions
-
-        page = list_sessions(
-            config.codex_home, page_size=1, cwd=None if show_all else str(config.cwd)
-        )
-        return Path(page.items[0].path) if page.items else None
+        try:
+            return last_session(config.codex_home, cwd=None if show_all else config.cwd).path
+        except SessionNotFoundError:
+            return None  # nothing to continue: start a new session, as the Codex CLI does
     return None
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codex_core.apply_patch.udiff import split_keep_newlines, unified_hunks
+from codex_core.frontend.git import GitRootCache
 
 ZERO_OID = "0" * 40
 DEV_NULL = "/dev/null"
@@ -74,7 +75,7 @@ class TurnDiffTracker:
 
     def __init__(self) -> None:
         self._baselines: dict[Path, _Snapshot] = {}
-        self._git_roots: dict[Path, Path | None] = {}
+        self._git_roots = GitRootCache()
 
     def on_patch_begin(self, paths: Iterable[Path]) -> None:
         """Record the current content of every path not seen earlier in this turn.
@@ -168,18 +169,7 @@ class TurnDiffTracker:
         return "".join(out)
 
     def _display(self, path: Path) -> str:
-        root = self._git_root(path.parent)
+        root = self._git_roots.root_of(path.parent)
         if root is not None:
             return path.relative_to(root).as_posix()
         return path.as_posix().lstrip("/")  # as `git diff --no-index` shows absolute paths
-
-    def _git_root(self, directory: Path) -> Path | None:
-        if directory in self._git_roots:
-            return self._git_roots[directory]
-        root: Path | None = None
-        for candidate in (directory, *directory.parents):
-            if (candidate / ".git").exists():
-                root = candidate
-                break
-        self._git_roots[directory] = root
-        return root

@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import dataclass
 
 from codex_core.protocol.common import TokenUsage, TokenUsageInfo
 
-SHELL_WRAPPERS = {"bash", "sh", "zsh", "/bin/bash", "/bin/sh", "/bin/zsh", "/usr/bin/bash"}
 MAX_LINE_CHARS = 400
 """Longer lines are cut for display (the rollout keeps them whole)."""
-
-
-def display_command(command: list[str]) -> str:
-    """The command as a user would type it, without a `bash -lc` wrapper."""
-    if len(command) == 3 and command[0] in SHELL_WRAPPERS and command[1] in ("-lc", "-c"):
-        return command[2]
-    return shlex.join(command)
 
 
 def truncate_line(line: str, limit: int = MAX_LINE_CHARS) -> str:

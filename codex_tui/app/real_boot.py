@@ -9,19 +9,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from codex_core.config import Config, ConfigOverrides, load_config, set_project_trust_level
+from codex_core.frontend.git import project_root
 from codex_tui.app.core import CoreClient, KeyRequest, SessionPage, SessionSummary, TrustRequest
 from codex_tui.app.formatting import shorten_path
 
 log = logging.getLogger(__name__)
-
-
-def project_root(cwd: Path) -> tuple[Path, bool]:
-    """The git work tree containing `cwd` (and True), or `cwd` itself (and False)."""
-    start = cwd.expanduser().absolute()
-    for directory in (start, *start.parents):
-        if (directory / ".git").exists():
-            return directory, True
-    return start, False
 
 
 class RolloutSessions:

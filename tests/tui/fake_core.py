@@ -8,11 +8,15 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from codex_core.protocol import (
+    ApprovalDecisionEvent,
     Event,
     EventMsg,
+    ExecApprovalOp,
+    ExecApprovalRequestEvent,
     GetHistoryEntryRequestOp,
     GetHistoryEntryResponseEvent,
     Op,
+    PatchApprovalOp,
     SessionConfiguredEvent,
     ShutdownCompleteEvent,
     ShutdownOp,
@@ -55,10 +59,13 @@ class FakeCore:
         self.on_op: Callable[[Op], list[EventMsg]] | None = None
         self._queue: asyncio.Queue[Event] = asyncio.Queue()
         self._next_id = 0
+        self._commands: dict[str, list[str]] = {}
 
     def emit(self, *msgs: EventMsg, sub_id: str = "1") -> None:
         """Queue events for the UI."""
         for msg in msgs:
+            if isinstance(msg, ExecApprovalRequestEvent):
+                self._commands[msg.call_id] = msg.command
             self._queue.put_nowait(Event(id=sub_id, msg=msg))
 
     async def submit(self, op: Op) -> str:
@@ -70,6 +77,15 @@ class FakeCore:
         elif isinstance(op, GetHistoryEntryRequestOp):
             entry = self.history[op.offset] if 0 <= op.offset < len(self.history) else None
             self.emit(GetHistoryEntryResponseEvent(offset=op.offset, log_id=op.log_id, entry=entry))
+        elif isinstance(op, ExecApprovalOp):
+            command = self._commands.get(op.id)
+            self.emit(
+                ApprovalDecisionEvent(
+                    call_id=op.id, kind="exec", decision=op.decision, command=command
+                )
+            )
+        elif isinstance(op, PatchApprovalOp):
+            self.emit(ApprovalDecisionEvent(call_id=op.id, kind="patch", decision=op.decision))
         if self.on_op is not None:
             self.emit(*self.on_op(op))
         return str(self._next_id)

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from codex_core.frontend.commands import display_command
 from codex_core.protocol import (
     ApplyPatchApprovalRequestEvent,
     ExecApprovalRequestEvent,
@@ -19,7 +20,7 @@ from codex_core.protocol import (
 from codex_core.protocol.common import ReviewDecision
 from codex_tui.app.diff_render import patch_content
 from codex_tui.app.diffs import patch_files
-from codex_tui.app.formatting import display_command, shorten_path, truncate_line
+from codex_tui.app.formatting import shorten_path, truncate_line
 
 ApprovalRequest = ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
 

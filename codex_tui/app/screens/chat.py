@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Literal
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
+from codex_core.frontend.approvals import approval_op
 from codex_core.protocol import (
     AddToHistoryOp,
     AgentMessageDeltaEvent,
@@ -19,14 +19,11 @@ from codex_core.protocol import (
     CompactOp,
     Event,
     EventMsg,
-    ExecApprovalOp,
-    ExecApprovalRequestEvent,
     ExecCommandOutputDeltaEvent,
     GetHistoryEntryRequestOp,
     GetHistoryEntryResponseEvent,
     InterruptOp,
     Op,
-    PatchApprovalOp,
     SessionConfiguredEvent,
     UserInputOp,
     parse_event_msg,
@@ -306,18 +303,9 @@ class ChatScreen(Screen[None]):
             self.approval_open = False
             self.timer.resume()
             decision = answer.decision if answer is not None else "abort"
-            command: list[str] | None = None
-            if isinstance(request, ExecApprovalRequestEvent):
-                prefix = answer.remember_prefix if answer is not None else None
-                command = request.command
-                op: Op = ExecApprovalOp(
-                    id=request.call_id, decision=decision, remember_prefix=prefix
-                )
-            else:
-                op = PatchApprovalOp(id=request.call_id, decision=decision)
-            await self._submit(op)
-            kind: Literal["exec", "patch"] = "exec" if command is not None else "patch"
-            await self.applier.add_decision(request.call_id, kind, decision, command)
+            prefix = answer.remember_prefix if answer is not None else None
+            # The session answers with `approval_decision`, which draws the decision line.
+            await self._submit(approval_op(request, decision, remember_prefix=prefix))
             self._next_approval()
 
         self.app.push_screen(ApprovalScreen(request, self.applier.cwd), callback=answered)

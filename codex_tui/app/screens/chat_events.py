@@ -7,7 +7,7 @@ from typing import Literal, Protocol, assert_never
 
 from textual.widget import Widget
 
-from codex_core.frontend.commands import describe_interaction
+from codex_core.frontend.commands import describe_interaction, display_command
 from codex_core.protocol import (
     ABORTED_BY_USER,
     INTERRUPTED_EXIT_CODE,
@@ -47,7 +47,6 @@ from codex_core.protocol.common import ReviewDecision, TokenUsage
 from codex_tui.app.diffs import diff_stats
 from codex_tui.app.formatting import (
     context_left_percent,
-    display_command,
     format_elapsed,
     reasoning_header,
 )

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from datetime import datetime
 from pathlib import Path
 
 from textual import on
@@ -16,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 
+from codex_core.frontend.relative_time import relative_age
 from codex_tui.app.clock import Clock
 from codex_tui.app.core import SessionSource, SessionSummary
 from codex_tui.app.formatting import shorten_path, truncate_line
@@ -24,16 +24,6 @@ LOAD_AHEAD_ROWS = 8
 """Load the next page when the cursor gets this close to the last row."""
 MAX_FILTER_PAGES = 20
 """While searching, fetch at most this many extra pages looking for matches."""
-
-
-def relative_age(then: datetime, now: datetime) -> str:
-    """`just now`, `5 minutes ago`, `3 hours ago`, `2 days ago`."""
-    seconds = max(0, int((now - then).total_seconds()))
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size:
-            count = seconds // size
-            return f"{count} {unit}{'s' if count != 1 else ''} ago"
-    return "just now" if seconds < 10 else f"{seconds} seconds ago"
 
 
 def matches(item: SessionSummary, query: str) -> bool:

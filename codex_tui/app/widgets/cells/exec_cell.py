@@ -5,7 +5,8 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from codex_tui.app.formatting import display_command, excerpt, format_duration, truncate_line
+from codex_core.frontend.commands import display_command
+from codex_tui.app.formatting import excerpt, format_duration, truncate_line
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 MAX_COMMAND_LINES = 4
