@@ -58,14 +58,25 @@ def format_elapsed(seconds: float) -> str:
     return format_duration(whole * 1000)
 
 
+CONTEXT_BASELINE_TOKENS = 12_000
+"""What instructions and tools take before any conversation; not counted as used (as Codex)."""
+
+
 def context_left_percent(info: TokenUsageInfo, window: int | None) -> int | None:
-    """Percent of the context window the last response left free, or None if unknown."""
+    """Percent of the context window left: (W − used) / (W − 12,000), clamped to 0–100.
+
+    W is the effective window the core reports (95 % of the model's) and `used` the last
+    response's total tokens (after a compaction, an estimate of the new history).
+    """
     window = info.model_context_window or window
     if not window:
         return None
+    if window <= CONTEXT_BASELINE_TOKENS:
+        return 0
     last = info.last_token_usage
     used = last.total_tokens or (last.input_tokens + last.output_tokens)
-    return max(0, min(100, round(100 * (window - used) / window)))
+    free = (window - max(used, CONTEXT_BASELINE_TOKENS)) / (window - CONTEXT_BASELINE_TOKENS)
+    return max(0, min(100, round(100 * free)))
 
 
 def format_usage(usage: TokenUsage) -> str:

@@ -18,6 +18,7 @@ from codex_core.protocol import (
     AgentReasoningDeltaEvent,
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
+    BackgroundEvent,
     ErrorEvent,
     EventMsg,
     ExecApprovalRequestEvent,
@@ -340,6 +341,27 @@ def test_snapshot_plan_and_interrupt(snap_compare: Compare) -> None:
             )
         ),
         TurnAbortedEvent(reason="interrupted"),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_context_compacted(snap_compare: Compare) -> None:
+    """Footer after an automatic compaction: context left back up, the notice in the log."""
+    app, boot = app_with()
+    window = 258_400  # what the core reports: 95 % of a 272k window
+
+    def count(used: int) -> TokenCountEvent:
+        last = TokenUsage(total_tokens=used)
+        return TokenCountEvent(
+            info=TokenUsageInfo(last_token_usage=last, model_context_window=window)
+        )
+
+    msgs: list[EventMsg] = [
+        *turn_start("Keep going with the refactor"),
+        count(250_000),
+        BackgroundEvent(message="Context compacted: earlier turns were replaced by a summary."),
+        count(21_000),
+        TaskCompleteEvent(),
     ]
     assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
 
