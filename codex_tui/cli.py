@@ -77,7 +77,39 @@ def main(argv: Sequence[str]) -> int:
         return 1
 
 
+SERVERS = {
+    "app-server": "codex_core.servers.app_server.cli",
+    "acp": "codex_core.servers.acp.cli",
+}
+"""Protocol servers; they take global `-c`/`--config` given before the subcommand."""
+
+
+def _leading_config(args: list[str]) -> tuple[list[str], list[str]]:
+    """`-c k=v` / `--config k=v` / `--config=k=v` pairs before the subcommand, and the rest."""
+    pairs: list[str] = []
+    index = 0
+    while index < len(args):
+        arg = args[index]
+        if arg in ("-c", "--config") and index + 1 < len(args):
+            pairs.append(args[index + 1])
+            index += 2
+        elif arg.startswith("--config="):
+            pairs.append(arg.removeprefix("--config="))
+            index += 1
+        else:
+            break
+    return pairs, args[index:]
+
+
 def _dispatch(args: list[str]) -> int:
+    global_config, rest = _leading_config(args)
+    if rest and rest[0] in SERVERS:
+        import importlib
+
+        server: Callable[[list[str], list[str]], int] = importlib.import_module(
+            SERVERS[rest[0]]
+        ).main
+        return server(rest[1:], global_config)
     head = args[0] if args else ""
     if head in PASSTHROUGH:
         module_name = PASSTHROUGH[head][0]

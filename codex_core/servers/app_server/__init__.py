@@ -1,0 +1,7 @@
+"""`codex app-server`: the Codex JSON-RPC v2 wire over stdio, a thin adapter over Session.
+
+Modules: `wire` (envelope, errors), `model_*` (one pydantic model per wire message),
+`translate` (session events → notifications), `threads` (loaded threads), `handlers`
+(one function per method), `server` (connection state and dispatch), `transport` (stdio),
+`schema` (`generate-json-schema`), `cli` (the subcommand).
+"""

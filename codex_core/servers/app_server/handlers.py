@@ -1,0 +1,288 @@
+"""One function per client request method; `METHODS` maps names to (params model, handler)."""
+
+from __future__ import annotations
+
+import platform
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from codex_core import __version__
+from codex_core.protocol import (
+    CompactOp,
+    ImageInput,
+    InputItem,
+    InterruptOp,
+    LocalImageInput,
+    TextInput,
+    UserTurnOp,
+)
+from codex_core.servers.app_server import model_items as items
+from codex_core.servers.app_server import model_methods as m
+from codex_core.servers.app_server import model_notify as n
+from codex_core.servers.app_server.model_thread import sandbox_from_wire
+from codex_core.servers.app_server.persisted import thread_from_rollout, thread_from_summary
+from codex_core.servers.app_server.threads import LoadedThread, load_thread_config, start_session
+from codex_core.servers.app_server.translate import Translator
+from codex_core.servers.app_server.wire import ParamsModel, RpcError, invalid_request
+
+if TYPE_CHECKING:
+    from codex_core.servers.app_server.server import AppServer
+
+DEFAULT_PAGE_SIZE = 25
+
+
+def user_agent(client: m.ClientInfo) -> str:
+    """`<client name>/<our version> (<os> <release>; <arch>) codex-python (<client>; <ver>)`."""
+    system = f"{platform.system()} {platform.release()}"
+    return (
+        f"{client.name}/{__version__} ({system}; {platform.machine()}) "
+        f"codex-python ({client.name}; {client.version})"
+    )
+
+
+async def initialize(server: AppServer, params: m.InitializeParams) -> m.InitializeResponse:
+    """The handshake: who we are and where CODEX_HOME is."""
+    from codex_core.frontend import CodexHomeError, find_codex_home
+
+    try:
+        home = find_codex_home()
+    except CodexHomeError as err:
+        raise RpcError(str(err)) from None
+    server.initialized = True
+    server.client_name = params.clientInfo.name
+    return m.InitializeResponse(
+        userAgent=user_agent(params.clientInfo),
+        codexHome=str(home),
+        platformFamily="windows" if platform.system() == "Windows" else "unix",
+        platformOs=platform.system().lower().replace("darwin", "macos"),
+    )
+
+
+# ------------------------------------------------------------------ threads
+
+
+async def _load(
+    server: AppServer,
+    params: m._ThreadOverrides,
+    resume: Path | None,
+    forked_from: str | None = None,
+) -> LoadedThread:
+    config = load_thread_config(server.cli_overrides, params)
+    session = await start_session(config, resume)
+    loaded = LoadedThread(session, config, Translator(session.session_id), forked_from=forked_from)
+    server.adopt(loaded)
+    return loaded
+
+
+def _find_path(server: AppServer, thread_id: str) -> Path:
+    from codex_core.frontend import NotASessionError, SessionNotFoundError, find_codex_home
+    from codex_core.frontend.sessions import find_session
+
+    loaded = server.threads.get(thread_id)
+    if loaded is not None and loaded.session.rollout_path is not None:
+        return loaded.session.rollout_path
+    try:
+        return find_session(find_codex_home(), thread_id).path
+    except (SessionNotFoundError, NotASessionError):
+        raise invalid_request(f"no rollout found for thread id {thread_id}") from None
+
+
+async def thread_start(server: AppServer, params: m.ThreadStartParams) -> m.ThreadSessionResponse:
+    """A new thread, recorded as an ordinary rollout."""
+    loaded = await _load(server, params, None)
+    server.after_response(n.ThreadStartedNotification(thread=loaded.thread()))
+    return loaded.session_response()
+
+
+async def thread_resume(server: AppServer, params: m.ThreadResumeParams) -> m.ThreadSessionResponse:
+    """Load a persisted thread (or return the loaded one) with its turns."""
+    loaded = server.threads.get(params.threadId)
+    if loaded is None:
+        loaded = await _load(server, params, _find_path(server, params.threadId))
+    thread = loaded.thread()
+    if not params.excludeTurns and loaded.session.rollout_path is not None:
+        path = loaded.session.rollout_path
+        thread.turns = thread_from_rollout(path, with_turns=True).turns
+    return loaded.session_response(thread)
+
+
+async def thread_fork(server: AppServer, params: m.ThreadForkParams) -> m.ThreadSessionResponse:
+    """Copy a thread into a new one and load it."""
+    from codex_core.frontend import find_codex_home
+    from codex_core.rollout import fork_rollout
+
+    source = _find_path(server, params.threadId)
+    try:
+        copy = fork_rollout(find_codex_home(), source, None)
+    except OSError as err:
+        raise RpcError(f"cannot fork thread {params.threadId}: {err}") from None
+    loaded = await _load(server, params, copy, forked_from=params.threadId)
+    thread = loaded.thread()
+    if not params.excludeTurns:
+        thread.turns = thread_from_rollout(copy, with_turns=True).turns
+    server.after_response(n.ThreadStartedNotification(thread=loaded.thread()))
+    return loaded.session_response(thread)
+
+
+async def thread_list(server: AppServer, params: m.ThreadListParams) -> m.ThreadListResponse:
+    """Recorded threads, newest first, paged and filtered by cwd, archive state, provider."""
+    from codex_core.frontend import find_codex_home
+    from codex_core.rollout import InvalidCursorError, list_sessions
+
+    cwds = [params.cwd] if isinstance(params.cwd, str) else (params.cwd or [None])
+    if len(cwds) > 1:
+        raise invalid_request("only one cwd filter is supported")
+    archived = bool(params.archived)
+    providers = params.modelProviders or [None]
+    try:
+        page = list_sessions(
+            find_codex_home(),
+            page_size=params.limit or DEFAULT_PAGE_SIZE,
+            cursor=params.cursor,
+            cwd=cwds[0],
+            provider=providers[0] if len(providers) == 1 else None,
+            include_archived=archived,
+        )
+    except InvalidCursorError as err:
+        raise invalid_request(f"invalid cursor: {err}") from None
+    data = []
+    for summary in page.items:
+        if summary.archived != archived:
+            continue
+        if params.searchTerm and params.searchTerm.lower() not in summary.preview.lower():
+            continue
+        thread = thread_from_summary(summary)
+        loaded = server.threads.get(summary.id)
+        if loaded is not None:
+            thread.status = loaded.status()
+        data.append(thread)
+    return m.ThreadListResponse(data=data, nextCursor=page.next_cursor)
+
+
+async def thread_read(server: AppServer, params: m.ThreadReadParams) -> m.ThreadReadResponse:
+    """A thread's metadata and, with `includeTurns`, its turns."""
+    path = _find_path(server, params.threadId)
+    loaded = server.threads.get(params.threadId)
+    thread = thread_from_rollout(
+        path, loaded.status() if loaded else None, with_turns=params.includeTurns
+    )
+    return m.ThreadReadResponse(thread=thread)
+
+
+async def thread_archive(server: AppServer, params: m.ThreadIdParams) -> m.EmptyResponse:
+    """Move a thread's rollout to `archived_sessions/` (stopping it if loaded)."""
+    from codex_core.frontend import find_codex_home
+    from codex_core.rollout import archive_session
+
+    path = _find_path(server, params.threadId)
+    loaded = server.threads.pop(params.threadId, None)
+    if loaded is not None:
+        await loaded.shutdown()
+    try:
+        archive_session(find_codex_home(), path)
+    except OSError as err:
+        raise RpcError(f"cannot archive thread {params.threadId}: {err}") from None
+    server.after_response(n.ThreadArchivedNotification(threadId=params.threadId))
+    return m.EmptyResponse()
+
+
+async def thread_compact(server: AppServer, params: m.ThreadIdParams) -> m.EmptyResponse:
+    """Compact the thread's context (runs as a turn)."""
+    loaded = server.thread(params.threadId)
+    sub_id = await loaded.session.submit(CompactOp())
+    loaded.translator.begin_turn(sub_id, [], compact=True)
+    return m.EmptyResponse()
+
+
+# ------------------------------------------------------------------ turns
+
+
+def _core_input(entry: items.UserInput) -> InputItem:
+    match entry:
+        case items.TextUserInput():
+            return TextInput(text=entry.text)
+        case items.ImageUserInput():
+            return ImageInput(image_url=entry.url)
+        case items.LocalImageUserInput():
+            return LocalImageInput(path=entry.path)
+        case items.MentionUserInput():
+            return TextInput(text=entry.path)
+
+
+async def turn_start(server: AppServer, params: m.TurnStartParams) -> m.TurnStartResponse:
+    """Start a turn; its progress arrives as notifications."""
+    loaded = server.thread(params.threadId)
+    if not params.input:
+        raise invalid_request("input must not be empty")
+    op = UserTurnOp(
+        items=[_core_input(entry) for entry in params.input],
+        cwd=params.cwd,
+        approval_policy=params.approvalPolicy,
+        sandbox_policy=sandbox_from_wire(params.sandboxPolicy) if params.sandboxPolicy else None,
+        model=params.model,
+        effort=params.effort,
+        summary=params.summary,
+        final_output_json_schema=params.outputSchema,
+    )
+    sub_id = await loaded.session.submit(op)
+    turn = loaded.translator.begin_turn(sub_id, list(params.input), compact=False)
+    return m.TurnStartResponse(turn=turn)
+
+
+async def turn_interrupt(server: AppServer, params: m.TurnInterruptParams) -> m.EmptyResponse:
+    """Abort the running turn; it completes with status `interrupted`."""
+    loaded = server.thread(params.threadId)
+    if loaded.translator.running_sub(params.turnId) is None:
+        raise invalid_request(f"no active turn {params.turnId} in thread {params.threadId}")
+    await loaded.session.submit(InterruptOp())
+    return m.EmptyResponse()
+
+
+# ------------------------------------------------------------------ misc
+
+
+async def model_list(server: AppServer, params: m.ModelListParams) -> m.ModelListResponse:
+    """The models a client may pick."""
+    from codex_core.config import load_config
+    from codex_core.servers.app_server.catalog import model_catalog
+
+    config = load_config(None, server.cli_overrides)
+    models = model_catalog(config.model)
+    start = int(params.cursor) if params.cursor and params.cursor.isdigit() else 0
+    end = start + (params.limit or len(models))
+    return m.ModelListResponse(
+        data=models[start:end], nextCursor=str(end) if end < len(models) else None
+    )
+
+
+async def fuzzy_file_search(
+    server: AppServer, params: m.FuzzyFileSearchParams
+) -> m.FuzzyFileSearchResponse:
+    """Files under `roots` matching `query`."""
+    import asyncio
+
+    from codex_core.servers.app_server.fuzzy import fuzzy_file_search as search
+
+    files = await asyncio.to_thread(search, params.query, params.roots)
+    return m.FuzzyFileSearchResponse(files=files)
+
+
+Handler = Callable[["AppServer", Any], Awaitable[BaseModel]]
+METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
+    "initialize": (m.InitializeParams, initialize),
+    "thread/start": (m.ThreadStartParams, thread_start),
+    "thread/resume": (m.ThreadResumeParams, thread_resume),
+    "thread/fork": (m.ThreadForkParams, thread_fork),
+    "thread/list": (m.ThreadListParams, thread_list),
+    "thread/read": (m.ThreadReadParams, thread_read),
+    "thread/archive": (m.ThreadIdParams, thread_archive),
+    "thread/compact/start": (m.ThreadIdParams, thread_compact),
+    "turn/start": (m.TurnStartParams, turn_start),
+    "turn/interrupt": (m.TurnInterruptParams, turn_interrupt),
+    "model/list": (m.ModelListParams, model_list),
+    "fuzzyFileSearch": (m.FuzzyFileSearchParams, fuzzy_file_search),
+}
+"""The methods this server implements, in the order `generate-json-schema` lists them."""

@@ -1,0 +1,145 @@
+"""Threads on disk: rollouts as wire `Thread`s with their turns (list, read)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from codex_core import __version__
+from codex_core.rollout import SessionSummary, reconstruct
+from codex_core.rollout.reader import read_rollout
+from codex_core.servers.app_server import model_items as items
+from codex_core.servers.app_server.model_thread import (
+    NotLoadedStatus,
+    Thread,
+    ThreadStatus,
+    Turn,
+)
+from codex_core.servers.app_server.translate import command_actions, command_line
+
+SOURCES = {"cli", "vscode", "exec", "appServer"}
+
+
+def _epoch(timestamp: str | None, default: float) -> int:
+    if not timestamp:
+        return int(default)
+    try:
+        return int(datetime.fromisoformat(timestamp.replace("Z", "+00:00")).timestamp())
+    except ValueError:
+        return int(default)
+
+
+def _source(value: Any) -> Any:
+    return value if value in SOURCES else "unknown"
+
+
+def thread_from_summary(summary: SessionSummary) -> Thread:
+    """A listed session as a (not loaded) thread."""
+    return Thread(
+        id=summary.id,
+        sessionId=summary.id,
+        preview=summary.preview,
+        modelProvider=summary.model_provider or "openai",
+        createdAt=_epoch(summary.created_at, summary.updated_at),
+        updatedAt=int(summary.updated_at),
+        status=NotLoadedStatus(),
+        path=summary.path,
+        cwd=summary.cwd or "",
+        cliVersion=__version__,
+    )
+
+
+def thread_from_rollout(
+    path: Path, status: ThreadStatus | None = None, *, with_turns: bool
+) -> Thread:
+    """A rollout file as a thread; `with_turns` rebuilds its turns from the recorded events."""
+    rollout = read_rollout(path)
+    meta = rollout.meta or {}
+    restored = reconstruct(rollout)
+    turns = turns_from_events(restored.events, meta.get("cwd") or "") if with_turns else []
+    preview = next(
+        (
+            str(e.get("message", ""))
+            for e in restored.events
+            if e.get("type") == "user_message" and e.get("message")
+        ),
+        "",
+    )
+    mtime = path.stat().st_mtime
+    context = restored.turn_context or {}
+    forked = meta.get("forked_from")
+    return Thread(
+        id=restored.session_id,
+        sessionId=restored.session_id,
+        forkedFromId=forked if isinstance(forked, str) else None,
+        preview=preview,
+        modelProvider=str(meta.get("model_provider") or "openai"),
+        model=context.get("model") if isinstance(context.get("model"), str) else None,
+        createdAt=_epoch(meta.get("timestamp"), mtime),
+        updatedAt=int(mtime),
+        status=status or NotLoadedStatus(),
+        path=str(path),
+        cwd=str(meta.get("cwd") or ""),
+        cliVersion=str(meta.get("cli_version") or __version__),
+        originator=meta.get("originator") if isinstance(meta.get("originator"), str) else None,
+        source=_source(meta.get("source")),
+        turns=turns,
+    )
+
+
+def turns_from_events(events: list[dict[str, Any]], cwd: str) -> list[Turn]:
+    """Turns rebuilt from persisted events: each user message opens one."""
+    turns: list[Turn] = []
+    now = int(time.time())
+
+    def current() -> Turn:
+        if not turns:
+            turns.append(Turn(id=str(uuid.uuid4()), status="completed", itemsView="full"))
+        return turns[-1]
+
+    for event in events:
+        kind = event.get("type")
+        if kind == "user_message":
+            turn = Turn(id=str(uuid.uuid4()), status="completed", itemsView="full", startedAt=now)
+            text = str(event.get("message", ""))
+            turn.items.append(
+                items.UserMessageItem(
+                    id=str(uuid.uuid4()), content=[items.TextUserInput(text=text)]
+                )
+            )
+            turns.append(turn)
+        elif kind == "agent_message":
+            current().items.append(
+                items.AgentMessageItem(
+                    id=f"msg_{uuid.uuid4().hex[:12]}", text=str(event.get("message", ""))
+                )
+            )
+        elif kind == "agent_reasoning":
+            current().items.append(
+                items.ReasoningItem(
+                    id=f"rs_{uuid.uuid4().hex[:12]}", summary=[str(event.get("text", ""))]
+                )
+            )
+        elif kind == "exec_command_end":
+            command = event.get("command")
+            argv = [str(c) for c in command] if isinstance(command, list) else []
+            code = event.get("exit_code")
+            current().items.append(
+                items.CommandExecutionItem(
+                    id=str(event.get("call_id") or uuid.uuid4()),
+                    command=command_line(argv),
+                    cwd=cwd,
+                    status="completed" if code == 0 else "failed",
+                    commandActions=command_actions(argv),
+                    aggregatedOutput=str(event.get("aggregated_output", "")),
+                    exitCode=code if isinstance(code, int) else None,
+                )
+            )
+        elif kind == "turn_aborted" and turns:
+            turns[-1].status = "interrupted"
+        elif kind == "error" and turns:
+            turns[-1].status = "failed"
+    return turns

@@ -1,0 +1,140 @@
+"""Loaded threads: one Session each, started from a config built for the request."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from codex_core import __version__
+from codex_core.config import Config, ConfigOverrides
+from codex_core.config.errors import ConfigError
+from codex_core.protocol import Event, ShutdownCompleteEvent, ShutdownOp
+from codex_core.servers.app_server.model_methods import ThreadSessionResponse, _ThreadOverrides
+from codex_core.servers.app_server.model_thread import (
+    ActiveStatus,
+    IdleStatus,
+    Thread,
+    ThreadStatus,
+    sandbox_to_wire,
+)
+from codex_core.servers.app_server.translate import Translator
+from codex_core.servers.app_server.wire import RpcError
+from codex_core.session import Session
+
+SESSION_SOURCE = "vscode"
+"""What Codex 0.169 records as the source of sessions started over app-server."""
+
+
+def flatten_config(values: dict[str, Any], prefix: str = "") -> list[str]:
+    """`{"a": {"b": 1}}` as `-c` style `a.b=1` overrides (JSON scalars and arrays are TOML)."""
+    out: list[str] = []
+    for key, value in values.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict):
+            out.extend(flatten_config(value, dotted + "."))
+        elif value is not None:
+            out.append(f"{dotted}={json.dumps(value)}")
+    return out
+
+
+def load_thread_config(cli_overrides: list[str], params: _ThreadOverrides) -> Config:
+    """The config of a thread: request fields > `config` map > global `-c` > files."""
+    from codex_core.config import load_config
+
+    overrides = ConfigOverrides(
+        model=params.model,
+        cwd=Path(params.cwd).expanduser() if params.cwd else None,
+        approval_policy=params.approvalPolicy,
+        sandbox_mode=params.sandbox,
+        model_provider=params.modelProvider,
+        base_instructions=params.baseInstructions,
+    )
+    if overrides.cwd is not None and not overrides.cwd.is_dir():
+        raise RpcError(f"Invalid request: cwd {params.cwd} is not a directory")
+    try:
+        return load_config(overrides, [*cli_overrides, *flatten_config(params.config or {})])
+    except ConfigError as err:
+        raise RpcError(f"Invalid request: {err}") from None
+
+
+@dataclass
+class LoadedThread:
+    """A thread this process runs: its session, translator and event pump."""
+
+    session: Session
+    config: Config
+    translator: Translator
+    created_at: int = field(default_factory=lambda: int(time.time()))
+    forked_from: str | None = None
+    preview: str = ""
+    running: bool = False
+    pump: asyncio.Task[None] | None = None
+    stopped: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def id(self) -> str:
+        """The thread id (= the session id, as in Codex)."""
+        return self.session.session_id
+
+    def status(self) -> ThreadStatus:
+        """Idle or active."""
+        return ActiveStatus() if self.translator.turns else IdleStatus()
+
+    def thread(self) -> Thread:
+        """The thread in wire form (no turns)."""
+        turn = self.session.turn
+        path = self.session.rollout_path
+        return Thread(
+            id=self.id,
+            sessionId=self.id,
+            forkedFromId=self.forked_from,
+            preview=self.preview,
+            modelProvider=self.config.model_provider_id,
+            model=turn.model,
+            reasoningEffort=turn.effort,
+            createdAt=self.created_at,
+            updatedAt=int(path.stat().st_mtime) if path and path.exists() else self.created_at,
+            status=self.status(),
+            path=str(path) if path else None,
+            cwd=str(turn.cwd),
+            cliVersion=__version__,
+            originator="codex_python",
+            source=SESSION_SOURCE,
+        )
+
+    def session_response(self, thread: Thread | None = None) -> ThreadSessionResponse:
+        """The result of `thread/start`, `thread/resume` and `thread/fork`."""
+        turn = self.session.turn
+        policy = turn.approval_policy
+        return ThreadSessionResponse(
+            thread=thread or self.thread(),
+            model=turn.model,
+            modelProvider=self.config.model_provider_id,
+            cwd=str(turn.cwd),
+            approvalPolicy=policy,
+            sandbox=sandbox_to_wire(turn.sandbox_policy),
+            reasoningEffort=turn.effort,
+        )
+
+    async def shutdown(self) -> None:
+        """Stop the session; the pump ends at `shutdown_complete`."""
+        await self.session.submit(ShutdownOp())
+        if self.pump is not None:
+            try:
+                await asyncio.wait_for(self.stopped.wait(), 10)
+            except TimeoutError:
+                self.pump.cancel()
+
+
+async def start_session(config: Config, resume_path: Path | None = None) -> Session:
+    """A new session (or a resumed one) for a thread."""
+    return await Session.create(config, source=SESSION_SOURCE, resume_path=resume_path)
+
+
+def is_shutdown(event: Event) -> bool:
+    """The last event of a session."""
+    return isinstance(event.msg, ShutdownCompleteEvent)

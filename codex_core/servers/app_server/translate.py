@@ -1,0 +1,410 @@
+"""Session events → app-server notifications and approval requests (pure, no IO)."""
+
+from __future__ import annotations
+
+import shlex
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Literal
+
+from codex_core.frontend.commands import display_command
+from codex_core.protocol import (
+    AddChange,
+    AgentMessageDeltaEvent,
+    AgentMessageEvent,
+    AgentReasoningDeltaEvent,
+    AgentReasoningEvent,
+    AgentReasoningSectionBreakEvent,
+    ApplyPatchApprovalRequestEvent,
+    ApprovalDecisionEvent,
+    DeleteChange,
+    ErrorEvent,
+    Event,
+    ExecApprovalRequestEvent,
+    ExecCommandBeginEvent,
+    ExecCommandEndEvent,
+    ExecCommandOutputDeltaEvent,
+    FileChange,
+    McpToolCallBeginEvent,
+    McpToolCallEndEvent,
+    PatchApplyBeginEvent,
+    PatchApplyEndEvent,
+    PlanUpdateEvent,
+    StreamErrorEvent,
+    TaskCompleteEvent,
+    TaskStartedEvent,
+    TokenCountEvent,
+    TokenUsage,
+    TurnAbortedEvent,
+    TurnDiffEvent,
+    UserMessageEvent,
+    WarningEvent,
+)
+from codex_core.servers.app_server import model_items as items
+from codex_core.servers.app_server import model_notify as n
+from codex_core.servers.app_server.model_thread import (
+    ActiveStatus,
+    IdleStatus,
+    Turn,
+    TurnError,
+    TurnStatus,
+)
+from codex_core.servers.app_server.wire import now_ms
+
+
+def command_line(command: list[str]) -> str:
+    """A command's argv as one shell-quoted line (the wire's `command`)."""
+    return shlex.join(command)
+
+
+def command_actions(command: list[str]) -> list[items.CommandAction]:
+    """What the command does, as the user would type it (not parsed further)."""
+    return [items.CommandAction(command=display_command(command))]
+
+
+def file_changes(changes: dict[str, FileChange]) -> list[items.FileUpdateChange]:
+    """Core patch changes as wire `FileUpdateChange`s."""
+    out: list[items.FileUpdateChange] = []
+    for path, change in changes.items():
+        if isinstance(change, AddChange):
+            out.append(items.FileUpdateChange(path=path, kind=items.AddKind(), diff=change.content))
+        elif isinstance(change, DeleteChange):
+            out.append(
+                items.FileUpdateChange(path=path, kind=items.DeleteKind(), diff=change.content)
+            )
+        else:
+            kind = items.UpdateKind(move_path=change.move_path)
+            out.append(items.FileUpdateChange(path=path, kind=kind, diff=change.unified_diff))
+    return out
+
+
+def usage_breakdown(usage: TokenUsage) -> n.TokenUsageBreakdown:
+    """Core token usage in wire form."""
+    return n.TokenUsageBreakdown(
+        totalTokens=usage.total_tokens,
+        inputTokens=usage.input_tokens,
+        cachedInputTokens=usage.cached_input_tokens,
+        outputTokens=usage.output_tokens,
+        reasoningOutputTokens=usage.reasoning_output_tokens,
+    )
+
+
+@dataclass
+class ApprovalAsk:
+    """The server must ask the client (a server request) and answer the session with an op."""
+
+    params: n.ServerMessage
+    call_id: str
+    kind: Literal["exec", "patch"]
+
+
+Out = n.ServerMessage | ApprovalAsk
+
+
+@dataclass
+class TurnState:
+    """What the translator knows about one running turn."""
+
+    id: str
+    input: list[items.UserInput]
+    compact: bool = False
+    started_ms: int = field(default_factory=now_ms)
+    error: TurnError | None = None
+    message: items.AgentMessageItem | None = None
+    reasoning: items.ReasoningItem | None = None
+    last_message: items.AgentMessageItem | None = None
+    commands: dict[str, items.CommandExecutionItem] = field(default_factory=dict)
+    patches: dict[str, items.FileChangeItem] = field(default_factory=dict)
+    mcp: dict[str, items.McpToolCallItem] = field(default_factory=dict)
+
+    def wire(self, status: TurnStatus) -> Turn:
+        """The turn in wire form."""
+        done = status != "inProgress"
+        return Turn(
+            id=self.id,
+            rootTurnId=self.id,
+            status=status,
+            error=self.error,
+            startedAt=self.started_ms // 1000,
+            completedAt=int(time.time()) if done else None,
+            durationMs=now_ms() - self.started_ms if done else None,
+            items=[self.last_message] if done and self.last_message else [],
+            itemsView="summary" if done else "notLoaded",
+        )
+
+
+class Translator:
+    """Turns one thread's session events into wire messages."""
+
+    def __init__(self, thread_id: str) -> None:
+        self.thread_id = thread_id
+        self.turns: dict[str, TurnState] = {}
+        """Running turns by the id of the submission that started them."""
+
+    def begin_turn(self, sub_id: str, wire_input: list[items.UserInput], *, compact: bool) -> Turn:
+        """Remember a submitted turn; returns it as `turn/start` answers it."""
+        state = TurnState(id=str(uuid.uuid4()), input=wire_input, compact=compact)
+        self.turns[sub_id] = state
+        return Turn(id=state.id, rootTurnId=state.id)
+
+    def turn_id_of(self, sub_id: str) -> str | None:
+        """The wire turn id of a submission."""
+        state = self.turns.get(sub_id)
+        return state.id if state else None
+
+    def running_sub(self, turn_id: str) -> str | None:
+        """The submission id of a running turn."""
+        return next((sub for sub, t in self.turns.items() if t.id == turn_id), None)
+
+    def translate(self, event: Event) -> list[Out]:
+        """The wire messages for one session event."""
+        turn = self.turns.get(event.id)
+        msg = event.msg
+        if isinstance(msg, WarningEvent):
+            return [n.WarningNotification(threadId=self.thread_id, message=msg.message)]
+        if turn is None:
+            return []
+        tid, turn_id = self.thread_id, turn.id
+        ids = {"threadId": tid, "turnId": turn_id}
+        match msg:
+            case TaskStartedEvent():
+                turn.started_ms = now_ms()
+                out: list[Out] = [
+                    n.ThreadStatusChangedNotification(threadId=tid, status=ActiveStatus()),
+                    n.TurnStartedNotification(threadId=tid, turn=turn.wire("inProgress")),
+                ]
+                if turn.compact:
+                    item = items.ContextCompactionItem(id=f"compact_{turn_id}")
+                    out.append(self._started(turn, item))
+                return out
+            case UserMessageEvent():
+                content: list[items.UserInput] = turn.input or [
+                    items.TextUserInput(text=msg.message)
+                ]
+                user = items.UserMessageItem(id=str(uuid.uuid4()), content=content)
+                return [self._started(turn, user), self._completed(turn, user)]
+            case AgentMessageDeltaEvent():
+                out = []
+                if turn.message is None:
+                    turn.message = items.AgentMessageItem(id=f"msg_{uuid.uuid4().hex[:12]}")
+                    out.append(self._started(turn, turn.message))
+                turn.message.text += msg.delta
+                out.append(
+                    n.AgentMessageDeltaNotification(**ids, itemId=turn.message.id, delta=msg.delta)
+                )
+                return out
+            case AgentMessageEvent():
+                out = []
+                if turn.message is None:
+                    turn.message = items.AgentMessageItem(id=f"msg_{uuid.uuid4().hex[:12]}")
+                    out.append(self._started(turn, turn.message))
+                done, turn.message = turn.message, None
+                done.text = msg.message
+                turn.last_message = done
+                return [*out, self._completed(turn, done)]
+            case AgentReasoningDeltaEvent():
+                out = []
+                if turn.reasoning is None:
+                    turn.reasoning = items.ReasoningItem(id=f"rs_{uuid.uuid4().hex[:12]}")
+                    out.append(self._started(turn, turn.reasoning))
+                if not turn.reasoning.summary:
+                    turn.reasoning.summary.append("")
+                    out.append(self._part_added(turn, turn.reasoning))
+                index = len(turn.reasoning.summary) - 1
+                turn.reasoning.summary[index] += msg.delta
+                out.append(
+                    n.ReasoningSummaryTextDeltaNotification(
+                        **ids, itemId=turn.reasoning.id, delta=msg.delta, summaryIndex=index
+                    )
+                )
+                return out
+            case AgentReasoningSectionBreakEvent():
+                if turn.reasoning is None or not turn.reasoning.summary:
+                    return []
+                turn.reasoning.summary.append("")
+                return [self._part_added(turn, turn.reasoning)]
+            case AgentReasoningEvent():
+                out = []
+                if turn.reasoning is None:
+                    turn.reasoning = items.ReasoningItem(id=f"rs_{uuid.uuid4().hex[:12]}")
+                    out.append(self._started(turn, turn.reasoning))
+                finished, turn.reasoning = turn.reasoning, None
+                finished.summary = [part for part in finished.summary if part] or [msg.text]
+                return [*out, self._completed(turn, finished)]
+            case ExecApprovalRequestEvent():
+                out = self._command_started(turn, msg.call_id, msg.command, msg.cwd)
+                ask = n.CommandExecutionRequestApprovalParams(
+                    **ids,
+                    itemId=msg.call_id,
+                    startedAtMs=now_ms(),
+                    command=command_line(msg.command),
+                    cwd=msg.cwd,
+                    reason=msg.reason,
+                    commandActions=command_actions(msg.command),
+                    proposedExecpolicyAmendment=msg.suggested_prefix,
+                )
+                waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
+                out.insert(0, n.ThreadStatusChangedNotification(threadId=tid, status=waiting))
+                return [*out, ApprovalAsk(ask, msg.call_id, "exec")]
+            case ApplyPatchApprovalRequestEvent():
+                out = self._patch_started(turn, msg.call_id, msg.changes)
+                patch_ask = n.FileChangeRequestApprovalParams(
+                    **ids,
+                    itemId=msg.call_id,
+                    startedAtMs=now_ms(),
+                    reason=msg.reason,
+                    grantRoot=msg.grant_root,
+                )
+                waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
+                out.insert(0, n.ThreadStatusChangedNotification(threadId=tid, status=waiting))
+                return [*out, ApprovalAsk(patch_ask, msg.call_id, "patch")]
+            case ApprovalDecisionEvent():
+                if msg.decision not in ("denied", "abort"):
+                    return []
+                pending: items.CommandExecutionItem | items.FileChangeItem | None = (
+                    turn.commands.pop(msg.call_id, None)
+                    if msg.kind == "exec"
+                    else turn.patches.pop(msg.call_id, None)
+                )
+                if pending is None:
+                    return []
+                pending.status = "declined"
+                return [self._completed(turn, pending)]
+            case ExecCommandBeginEvent():
+                return self._command_started(turn, msg.call_id, msg.command, msg.cwd)
+            case ExecCommandOutputDeltaEvent():
+                return [
+                    n.CommandExecutionOutputDeltaNotification(
+                        **ids, itemId=msg.call_id, delta=msg.chunk
+                    )
+                ]
+            case ExecCommandEndEvent():
+                out = []
+                if msg.call_id not in turn.commands:
+                    out = self._command_started(turn, msg.call_id, msg.command or [], "")
+                command = turn.commands.pop(msg.call_id)
+                command.status = "completed" if msg.exit_code == 0 else "failed"
+                command.exitCode = msg.exit_code
+                command.aggregatedOutput = msg.aggregated_output or msg.stdout + msg.stderr
+                command.durationMs = msg.duration_ms
+                return [*out, self._completed(turn, command)]
+            case PatchApplyBeginEvent():
+                return self._patch_started(turn, msg.call_id, msg.changes)
+            case PatchApplyEndEvent():
+                patch = turn.patches.pop(msg.call_id, None)
+                if patch is None:
+                    return []
+                patch.status = "completed" if msg.success else "failed"
+                return [self._completed(turn, patch)]
+            case McpToolCallBeginEvent():
+                mcp = items.McpToolCallItem(
+                    id=msg.call_id, server=msg.server, tool=msg.tool, arguments=msg.arguments
+                )
+                turn.mcp[msg.call_id] = mcp
+                return [self._started(turn, mcp)]
+            case McpToolCallEndEvent():
+                mcp = turn.mcp.pop(msg.call_id, None) or items.McpToolCallItem(
+                    id=msg.call_id, server=msg.server, tool=msg.tool
+                )
+                mcp.status = "failed" if msg.error else "completed"
+                mcp.error = {"message": msg.error} if msg.error else None
+                mcp.result = msg.result if isinstance(msg.result, dict) else None
+                return [self._completed(turn, mcp)]
+            case TurnDiffEvent():
+                return [n.TurnDiffUpdatedNotification(**ids, diff=msg.unified_diff)]
+            case PlanUpdateEvent():
+                steps = [
+                    n.PlanStep(
+                        step=s.step, status="inProgress" if s.status == "in_progress" else s.status
+                    )
+                    for s in msg.plan
+                ]
+                return [
+                    n.TurnPlanUpdatedNotification(**ids, explanation=msg.explanation, plan=steps)
+                ]
+            case TokenCountEvent():
+                if msg.info is None:
+                    return []
+                usage = n.ThreadTokenUsage(
+                    total=usage_breakdown(msg.info.total_token_usage),
+                    last=usage_breakdown(msg.info.last_token_usage),
+                    modelContextWindow=msg.info.model_context_window,
+                )
+                return [n.ThreadTokenUsageUpdatedNotification(**ids, tokenUsage=usage)]
+            case StreamErrorEvent():
+                return [
+                    n.ErrorNotification(**ids, error=TurnError(message=msg.message), willRetry=True)
+                ]
+            case ErrorEvent():
+                turn.error = TurnError(message=msg.message)
+                return [n.ErrorNotification(**ids, error=turn.error, willRetry=False)]
+            case TaskCompleteEvent():
+                return self._finish(event.id, turn, "failed" if turn.error else "completed")
+            case TurnAbortedEvent():
+                return self._finish(event.id, turn, "interrupted")
+            case _:
+                return []
+
+    # ------------------------------------------------------------------ helpers
+
+    def _started(self, turn: TurnState, item: items.ThreadItem) -> n.ItemStartedNotification:
+        at = now_ms()
+        item.startedAtMs = at
+        return n.ItemStartedNotification(
+            item=item.model_copy(), threadId=self.thread_id, turnId=turn.id, startedAtMs=at
+        )
+
+    def _completed(self, turn: TurnState, item: items.ThreadItem) -> n.ItemCompletedNotification:
+        at = now_ms()
+        item.completedAtMs = at
+        return n.ItemCompletedNotification(
+            item=item.model_copy(), threadId=self.thread_id, turnId=turn.id, completedAtMs=at
+        )
+
+    def _part_added(
+        self, turn: TurnState, item: items.ReasoningItem
+    ) -> n.ReasoningSummaryPartAddedNotification:
+        return n.ReasoningSummaryPartAddedNotification(
+            threadId=self.thread_id,
+            turnId=turn.id,
+            itemId=item.id,
+            summaryIndex=len(item.summary) - 1,
+        )
+
+    def _command_started(
+        self, turn: TurnState, call_id: str, command: list[str], cwd: str
+    ) -> list[Out]:
+        if call_id in turn.commands:
+            return []
+        item = items.CommandExecutionItem(
+            id=call_id,
+            command=command_line(command),
+            cwd=cwd,
+            commandActions=command_actions(command),
+        )
+        turn.commands[call_id] = item
+        return [self._started(turn, item)]
+
+    def _patch_started(
+        self, turn: TurnState, call_id: str, changes: dict[str, FileChange]
+    ) -> list[Out]:
+        if call_id in turn.patches:
+            return []
+        item = items.FileChangeItem(id=call_id, changes=file_changes(changes))
+        turn.patches[call_id] = item
+        return [self._started(turn, item)]
+
+    def _finish(self, sub_id: str, turn: TurnState, status: TurnStatus) -> list[Out]:
+        self.turns.pop(sub_id, None)
+        out: list[Out] = []
+        for command in turn.commands.values():  # never left "in progress" on the client
+            command.status = "failed" if status == "interrupted" else command.status
+            out.append(self._completed(turn, command))
+        if turn.compact and status == "completed":
+            item = items.ContextCompactionItem(id=f"compact_{turn.id}")
+            out.append(self._completed(turn, item))
+            out.append(n.ContextCompactedNotification(threadId=self.thread_id, turnId=turn.id))
+        out.append(n.ThreadStatusChangedNotification(threadId=self.thread_id, status=IdleStatus()))
+        out.append(n.TurnCompletedNotification(threadId=self.thread_id, turn=turn.wire(status)))
+        return out
