@@ -145,6 +145,16 @@ class LocalShellCall(_Wire):
     action: LocalShellAction
 
 
+class WebSearchCall(_Wire):
+    """A search the hosted `web_search` tool ran; kept in history and sent back as is."""
+
+    type: Literal["web_search_call"] = "web_search_call"
+    id: str | None = None
+    status: str | None = None
+    action: dict[str, Any] | None = None
+    """`{"type": "search", "query": …}` and the like."""
+
+
 ResponseItem = Annotated[
     Message
     | Reasoning
@@ -152,7 +162,8 @@ ResponseItem = Annotated[
     | FunctionCallOutput
     | CustomToolCall
     | CustomToolCallOutput
-    | LocalShellCall,
+    | LocalShellCall
+    | WebSearchCall,
     Field(discriminator="type"),
 ]
 
@@ -166,6 +177,7 @@ KNOWN_ITEM_TYPES = frozenset(
         "custom_tool_call",
         "custom_tool_call_output",
         "local_shell_call",
+        "web_search_call",
     }
 )
 
