@@ -27,7 +27,7 @@ from codex_core.session.inputs import initial_context
 from codex_core.turn_context import TurnContext
 
 if TYPE_CHECKING:
-    from codex_core.session.session import Session
+    from codex_core.session.host import TurnHost
 
 AUTO_COMPACT_FRACTION = 0.9
 COMPACTED_NOTICE = "Context compacted: earlier turns were replaced by a summary."
@@ -58,7 +58,7 @@ class Compactor:
 
     def __init__(
         self,
-        session: Session,
+        session: TurnHost,
         sub_id: str,
         emit: Callable[[EventMsg], None],
         client: ModelClient,

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 from codex_core.protocol import EventMsg, ResponseItem, TokenUsage
 
 if TYPE_CHECKING:
-    from codex_core.session.session import Session
+    from codex_core.session.host import TurnHost
 
 
 class SessionKernelHost:
     """Connects the kernel to the session for one turn."""
 
-    def __init__(self, session: Session, sub_id: str) -> None:
+    def __init__(self, session: TurnHost, sub_id: str) -> None:
         self.session = session
         self.sub_id = sub_id
 

@@ -6,7 +6,6 @@ import asyncio
 import itertools
 import logging
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
 
@@ -16,6 +15,7 @@ from codex_core.config import Config
 from codex_core.execpolicy import RuleSet, append_allow_rule, load_rules
 from codex_core.protocol import (
     AddToHistoryOp,
+    BackgroundEvent,
     CompactOp,
     ErrorEvent,
     Event,
@@ -24,6 +24,9 @@ from codex_core.protocol import (
     GetHistoryEntryRequestOp,
     GetHistoryEntryResponseEvent,
     InterruptOp,
+    ListMcpToolsOp,
+    McpListToolsResponseEvent,
+    McpServerStatus,
     Op,
     OverrideTurnContextOp,
     PatchApprovalOp,
@@ -35,13 +38,16 @@ from codex_core.protocol import (
     TokenCountEvent,
     TokenUsage,
     TokenUsageInfo,
+    UndoOp,
     UserInputOp,
     UserTurnOp,
     WarningEvent,
 )
 from codex_core.session.approvals import PendingApprovals
+from codex_core.session.host import ClientFactory
 from codex_core.session.storage import SessionStorage
 from codex_core.session.turns import TurnRunner
+from codex_core.session.undo import UndoStack
 from codex_core.tools.context import SessionApprovals, ToolContext
 from codex_core.turn_context import TurnContext
 from codex_core.unified_exec.manager import ProcessManager
@@ -51,7 +57,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ClientFactory = Callable[[Config, str, TurnContext], ModelClient]
 EFFECTIVE_WINDOW_PERCENT = 95
 
 
@@ -106,6 +111,8 @@ class Session:
         self._loop_task: asyncio.Task[None] | None = None
         self._runner = TurnRunner(self)
         self.mcp: McpConnectionManager | None = None
+        self.undo = UndoStack(session_id)
+        """Work-tree snapshots taken before each turn, for `/undo`."""
         self.unified_exec = ProcessManager()
         """Commands started with `exec_command`: kept across turns, killed at shutdown."""
 
@@ -261,12 +268,35 @@ class Session:
                     self._queued_turns.append(sub)
                 else:
                     self._start_turn(sub)
+            case ListMcpToolsOp():
+                self._list_mcp_tools(sub.id)
+            case UndoOp():
+                await self._undo(sub.id)
             case ShutdownOp():
                 await self._shutdown(sub.id)
                 return True
             case _:
                 assert_never(op)
         return False
+
+    def _list_mcp_tools(self, sub_id: str) -> None:
+        summaries = self.mcp.summaries() if self.mcp is not None else []
+        servers = [
+            McpServerStatus(name=s.name, status=s.status, error=s.error, tools=s.tools)
+            for s in summaries
+        ]
+        self.emit(sub_id, McpListToolsResponseEvent(servers=servers))
+
+    async def _undo(self, sub_id: str) -> None:
+        from codex_core.git_snapshot import SnapshotError
+
+        if self._active is not None and not self._active.done():
+            self.emit(sub_id, ErrorEvent(message="/undo is unavailable while a turn runs"))
+            return
+        try:
+            self.emit(sub_id, BackgroundEvent(message=await self.undo.undo()))
+        except SnapshotError as err:
+            self.emit(sub_id, ErrorEvent(message=f"undo failed: {err}"))
 
     def turn_with(self, op: UserTurnOp | OverrideTurnContextOp) -> TurnContext:
         """The turn context with the fields `op` sets."""

@@ -49,7 +49,7 @@ from codex_core.tools.web_search import web_search_specs
 from codex_core.turn_context import TurnContext
 
 if TYPE_CHECKING:
-    from codex_core.session.session import Session
+    from codex_core.session.host import TurnHost
 
 log = logging.getLogger(__name__)
 
@@ -59,7 +59,7 @@ INTERNAL_ERROR = "internal error: {err}; the turn was stopped (run with --debug 
 class TurnRunner:
     """Runs the turns of one session, one at a time."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: TurnHost) -> None:
         self.session = session
 
     async def run_turn(self, sub: Submission) -> None:
@@ -79,6 +79,7 @@ class TurnRunner:
         s.storage.record_turn_context(turn)
         emit(TaskStartedEvent(model_context_window=s.effective_context_window()))
         emit(UserMessageEvent(message=text, images=images or None))
+        await s.undo.before_turn(turn.cwd)
         client = s.client_factory(s.config, s.session_id, turn)
         registry = default_registry(exec_tool_style(turn.model, s.config.model_provider.wire_api))
         if s.mcp is not None and not await self._add_mcp_tools(registry, emit):

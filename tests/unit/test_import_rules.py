@@ -1,9 +1,11 @@
-"""The import rules of the design, checked in fresh interpreters."""
+"""The import rules of the design: fresh interpreters' `sys.modules`, and the static import graph."""
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +51,124 @@ def test_import_rules_exec_path_never_loads_textual() -> None:
         "import codex_tui.exec_cli, codex_tui.exec_run, codex_tui.exec_jsonl, codex_tui.exec_human"
     )
     assert "textual" not in mods
+
+
+# --- the static import graph of the three packages -------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("codex_core", "codex_tui", "sandbox_helper")
+UI_LIBRARIES = ("textual", "rich")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _imports(path: Path, module: str) -> set[str]:
+    """Every module `path` imports, at any depth (TYPE_CHECKING and function bodies too)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    is_package = path.name == "__init__.py"
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module.split(".")
+                base = base if is_package else base[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                target = ".".join([*base, node.module] if node.module else base)
+            else:
+                target = node.module or ""
+            found.add(target)
+            found.update(f"{target}.{alias.name}" for alias in node.names)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the project modules it imports (a package import counts as its __init__)."""
+    files = {
+        _module_name(path): path for package in PACKAGES for path in (ROOT / package).rglob("*.py")
+    }
+    graph: dict[str, set[str]] = {}
+    for module, path in files.items():
+        graph[module] = {
+            target for target in _imports(path, module) if target in files and target != module
+        }
+    return graph
+
+
+def external_imports(prefix: str) -> dict[str, set[str]]:
+    """Module -> the top-level third-party names it imports, for modules under `prefix`."""
+    out: dict[str, set[str]] = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            module = _module_name(path)
+            if module == prefix or module.startswith(prefix + "."):
+                out[module] = {name.split(".")[0] for name in _imports(path, module)}
+    return out
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in sorted(graph.get(node, ())):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return cycles
+
+
+def test_import_rules_no_circles_in_the_import_graph() -> None:
+    assert find_cycles(import_graph()) == []
+
+
+def test_import_rules_cycle_finder_sees_a_circle() -> None:
+    assert find_cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_import_rules_core_never_imports_ui_or_tui() -> None:
+    offenders = {
+        module: names & {*UI_LIBRARIES, "codex_tui"}
+        for module, names in external_imports("codex_core").items()
+        if names & {*UI_LIBRARIES, "codex_tui"}
+    }
+    assert offenders == {}
+
+
+def test_import_rules_only_the_app_imports_textual_or_rich() -> None:
+    offenders = {
+        module: names & set(UI_LIBRARIES)
+        for package in PACKAGES
+        for module, names in external_imports(package).items()
+        if names & set(UI_LIBRARIES) and not module.startswith("codex_tui.app")
+    }
+    assert offenders == {}
