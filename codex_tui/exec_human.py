@@ -28,6 +28,7 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
     GetHistoryEntryResponseEvent,
+    McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
     PatchApplyBeginEvent,
@@ -180,6 +181,7 @@ class HumanProcessor:
                 | UserMessageEvent()
                 | TurnDiffEvent()
                 | GetHistoryEntryResponseEvent()
+                | McpListToolsResponseEvent()
                 | ShutdownCompleteEvent()
             ):
                 pass

@@ -22,6 +22,7 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
     GetHistoryEntryResponseEvent,
+    McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
     PatchApplyBeginEvent,
@@ -198,6 +199,7 @@ class JsonlProcessor:
                 | UserMessageEvent()
                 | TurnDiffEvent()
                 | GetHistoryEntryResponseEvent()
+                | McpListToolsResponseEvent()
                 | ShutdownCompleteEvent()
             ):
                 pass

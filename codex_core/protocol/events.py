@@ -271,6 +271,23 @@ class McpToolCallEndEvent(_Model):
     error: str | None = None
 
 
+class McpServerStatus(_Model):
+    """One configured MCP server as `/mcp` shows it."""
+
+    name: str
+    status: str
+    """`starting`, `ready` or `failed`."""
+    error: str | None = None
+    tools: list[str] = Field(default_factory=list)
+
+
+class McpListToolsResponseEvent(_Model):
+    """Answer to `list_mcp_tools`: every enabled server, by name."""
+
+    type: Literal["mcp_list_tools_response"] = "mcp_list_tools_response"
+    servers: list[McpServerStatus] = Field(default_factory=list)
+
+
 class TurnAbortedEvent(_Model):
     """The turn ended early."""
 
@@ -321,6 +338,7 @@ EventMsg = Annotated[
     | PlanUpdateEvent
     | McpToolCallBeginEvent
     | McpToolCallEndEvent
+    | McpListToolsResponseEvent
     | TurnAbortedEvent
     | GetHistoryEntryResponseEvent
     | ShutdownCompleteEvent,

@@ -94,6 +94,18 @@ class CompactOp(_Model):
     type: Literal["compact"] = "compact"
 
 
+class ListMcpToolsOp(_Model):
+    """Ask for the MCP servers' status and tools; answered by `mcp_list_tools_response`."""
+
+    type: Literal["list_mcp_tools"] = "list_mcp_tools"
+
+
+class UndoOp(_Model):
+    """Restore the working tree to the snapshot taken before the last turn that has one."""
+
+    type: Literal["undo"] = "undo"
+
+
 class ShutdownOp(_Model):
     """Stop the session; answered by `shutdown_complete`."""
 
@@ -110,6 +122,8 @@ Op = Annotated[
     | AddToHistoryOp
     | GetHistoryEntryRequestOp
     | CompactOp
+    | ListMcpToolsOp
+    | UndoOp
     | ShutdownOp,
     Field(discriminator="type"),
 ]

@@ -1,0 +1,111 @@
+"""Work-tree snapshots for /undo: restore files, never touch the user's index or HEAD."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from codex_core.git_snapshot import (
+    SNAPSHOT_REF_PREFIX,
+    NotAGitRepoError,
+    SnapshotError,
+    restore_snapshot,
+    take_snapshot,
+)
+from codex_core.session.undo import UndoStack
+
+
+def git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q")
+    git(root, "config", "user.email", "u@example.com")
+    git(root, "config", "user.name", "U")
+    (root / "a.txt").write_text("one\n")
+    (root / ".gitignore").write_text("ignored/\n")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "init")
+    return root
+
+
+def test_git_snapshot_restores_a_dirty_tree_without_touching_index_or_head(repo: Path) -> None:
+    (repo / "a.txt").write_text("dirty but unstaged\n")
+    (repo / "staged.txt").write_text("staged\n")
+    git(repo, "add", "staged.txt")
+    (repo / "untracked.txt").write_text("mine\n")
+    head, status = git(repo, "rev-parse", "HEAD"), git(repo, "status", "--porcelain")
+    index_before = (repo / ".git" / "index").read_bytes()
+
+    snap = take_snapshot(repo / ".", "s1")
+
+    (repo / "a.txt").write_text("changed by the model\n")
+    (repo / "untracked.txt").unlink()
+    (repo / "new" / "deep").mkdir(parents=True)
+    (repo / "new" / "deep" / "made.txt").write_text("x\n")
+    (repo / "ignored").mkdir()
+    (repo / "ignored" / "cache.bin").write_text("keep\n")
+
+    result = restore_snapshot(snap)
+
+    assert (repo / "a.txt").read_text() == "dirty but unstaged\n"
+    assert (repo / "untracked.txt").read_text() == "mine\n"
+    assert (repo / "staged.txt").read_text() == "staged\n"
+    assert not (repo / "new").exists()
+    assert (repo / "ignored" / "cache.bin").read_text() == "keep\n"
+    assert sorted(result.restored) == ["a.txt", "untracked.txt"]
+    assert result.deleted == ["new/deep/made.txt"]
+    assert git(repo, "rev-parse", "HEAD") == head
+    assert git(repo, "status", "--porcelain") == status
+    assert (repo / ".git" / "index").read_bytes() == index_before
+    assert snap.ref.startswith(SNAPSHOT_REF_PREFIX + "s1/")
+    assert git(repo, "rev-parse", snap.ref).strip() == snap.commit
+
+
+def test_git_snapshot_in_an_unborn_repo(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    (tmp_path / "f.txt").write_text("v1\n")
+    snap = take_snapshot(tmp_path, "s")
+    (tmp_path / "f.txt").write_text("v2\n")
+    restore_snapshot(snap)
+    assert (tmp_path / "f.txt").read_text() == "v1\n"
+
+
+def test_git_snapshot_outside_git_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(NotAGitRepoError):
+        take_snapshot(tmp_path, "s")
+    stack = UndoStack("s")
+    asyncio.run(stack.before_turn(tmp_path))
+    with pytest.raises(SnapshotError, match="needs a git repository"):
+        asyncio.run(stack.undo())
+
+
+def test_undo_stack_undoes_the_last_turn_then_says_nothing_left(repo: Path) -> None:
+    stack = UndoStack("s")
+
+    async def scenario() -> tuple[str, str]:
+        await stack.before_turn(repo)
+        (repo / "a.txt").write_text("turn 1\n")
+        await stack.before_turn(repo)
+        (repo / "a.txt").write_text("turn 2\n")
+        first = await stack.undo()
+        assert (repo / "a.txt").read_text() == "turn 1\n"
+        second = await stack.undo()
+        return first, second
+
+    first, second = asyncio.run(scenario())
+    assert first == "Undo: restored 1 file as before the last turn."
+    assert (repo / "a.txt").read_text() == "one\n"
+    assert "1 file" in second
+    with pytest.raises(SnapshotError, match="nothing to undo"):
+        asyncio.run(stack.undo())
+    assert git(repo, "for-each-ref", SNAPSHOT_REF_PREFIX) == ""
