@@ -270,3 +270,21 @@ except OSError:
         if shmid >= 0:
             libc.shmctl(shmid, 0, None)  # IPC_RMID
     assert CODEX.exists()
+
+
+def test_linux_without_user_namespaces_absent_codex_and_git_cannot_be_created(
+    tmp_path: Path,
+) -> None:
+    # No .git and no .codex yet: the old fallback granted the whole root, so both could be made.
+    ws = tmp_path / "plain"
+    ws.mkdir()
+    (ws / "notes.txt").write_text("keep\n")
+    env = {**os.environ, "CODEX_SANDBOX_NO_USERNS": "1"}
+    script = (
+        "mkdir .codex 2>/dev/null || echo codex-denied; "
+        "mkdir .git 2>/dev/null || echo git-denied; "
+        "echo more >> notes.txt && echo notes-written"
+    )
+    proc = cli(ws, script, env=env)
+    assert proc.stdout.splitlines() == ["codex-denied", "git-denied", "notes-written"], proc.stderr
+    assert sorted(p.name for p in ws.iterdir()) == ["notes.txt"]
