@@ -1,0 +1,68 @@
+"""Fixtures for the protocol servers: a workspace, the scripted model server, schema checks."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import require_conformance
+from tests.servers.rpc_client import AppServerClient, SchemaChecker
+from tests.support.model_server import ModelServer
+
+MODEL_FLAGS = ["-c", 'model="gpt-5.1-codex"']
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """The directory threads run in."""
+    path = tmp_path / "ws"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def codex_home(tmp_path: Path) -> Path:
+    """CODEX_HOME for the server processes."""
+    path = tmp_path / "home"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture
+def model_server() -> Iterator[ModelServer]:
+    """The scripted model server."""
+    with ModelServer() as server:
+        yield server
+
+
+@pytest.fixture
+def checker() -> SchemaChecker:
+    """Schema checks against the Codex 0.169 bundle (fails in CI without it, skips elsewhere)."""
+    return SchemaChecker(require_conformance("app_server"))
+
+
+AppServerFactory = Callable[..., AppServerClient]
+
+
+@pytest.fixture
+def app_server(
+    codex_home: Path, workspace: Path, model_server: ModelServer, checker: SchemaChecker
+) -> Iterator[AppServerFactory]:
+    """Start `codex --config … app-server --listen stdio://` processes; all are closed after."""
+    started: list[AppServerClient] = []
+
+    def start(**kwargs: object) -> AppServerClient:
+        flags = [
+            arg.replace("-c", "--config") if arg == "-c" else arg
+            for arg in [*model_server.cli_flags(), *MODEL_FLAGS]
+        ]
+        client = AppServerClient(codex_home, workspace, flags, checker, **kwargs)  # type: ignore[arg-type]
+        started.append(client)
+        return client
+
+    yield start
+    for client in started:
+        if client.proc.poll() is None:
+            client.close()
