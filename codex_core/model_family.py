@@ -23,6 +23,11 @@ def supports_reasoning(model: str) -> bool:
     return model.startswith(_REASONING_PREFIXES)
 
 
+def supports_verbosity(model: str) -> bool:
+    """Whether `model` takes `text.verbosity` (`model_verbosity`): GPT-5, not its codex variants."""
+    return model.startswith("gpt-5") and "codex" not in model
+
+
 def context_window_for(model: str) -> int | None:
     """The context window of a known model family, else None."""
     for prefix, window in _CONTEXT_WINDOWS:

@@ -72,6 +72,7 @@ class ModelClient:
         api_key: str | None,
         effort: str | None = None,
         summary: str | None = None,
+        verbosity: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
@@ -82,6 +83,7 @@ class ModelClient:
         self._api_key = api_key
         self._effort = effort
         self._summary = summary
+        self._verbosity = verbosity
         self._sleep = sleep
         self._http = httpx.AsyncClient(
             transport=transport,
@@ -121,6 +123,7 @@ class ModelClient:
                 session_id=self.session_id,
                 effort=self._effort,
                 summary=self._summary,
+                verbosity=self._verbosity,
             )
         return chat_body(prompt, self.model)
 

@@ -44,6 +44,7 @@ def responses_body(
     session_id: str,
     effort: str | None,
     summary: str | None,
+    verbosity: str | None = None,
 ) -> dict[str, Any]:
     """The JSON body of `POST {base_url}/responses`."""
     body: dict[str, Any] = {
@@ -65,15 +66,18 @@ def responses_body(
     if reasoning:
         body["reasoning"] = reasoning
         body["include"] = ["reasoning.encrypted_content"]
+    text: dict[str, Any] = {}
+    if verbosity:
+        text["verbosity"] = verbosity
     if prompt.output_schema is not None:
-        body["text"] = {
-            "format": {
-                "type": "json_schema",
-                "name": "codex_output_schema",
-                "schema": prompt.output_schema,
-                "strict": True,
-            }
+        text["format"] = {
+            "type": "json_schema",
+            "name": "codex_output_schema",
+            "schema": prompt.output_schema,
+            "strict": True,
         }
+    if text:
+        body["text"] = text
     return body
 
 

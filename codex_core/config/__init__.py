@@ -19,7 +19,6 @@ from codex_core.config.types import (
     HistoryConfig,
     McpServerConfig,
     ProjectConfig,
-    TuiConfig,
 )
 
 __all__ = [
@@ -34,7 +33,6 @@ __all__ = [
     "McpServerConfig",
     "ProjectConfig",
     "ShellEnvironmentPolicy",
-    "TuiConfig",
     "create_env",
     "find_codex_home",
     "known_key_patterns",

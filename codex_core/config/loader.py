@@ -24,6 +24,7 @@ from codex_core.config.overrides import apply_override, parse_cli_overrides, spl
 from codex_core.config.resolve import resolve_config
 from codex_core.config.schema import ConfigToml, sweep_unknown_keys
 from codex_core.config.types import Config, ConfigOverrides
+from codex_core.config.unsupported import drop_unsupported_keys
 from codex_core.frontend.home import CodexHomeError
 from codex_core.frontend.home import find_codex_home as _find_codex_home
 
@@ -108,8 +109,9 @@ def load_config(
         apply_override(data, key, value)
         applied.append(_Applied(tuple(split_dotted_key(key)), key, value))
 
+    warnings = drop_unsupported_keys(data)
     cleaned, unknown = sweep_unknown_keys(data)
-    warnings = [_unknown_key_warning(key, applied) for key in unknown]
+    warnings += [_unknown_key_warning(key, applied) for key in unknown]
     for warning in warnings:
         log.debug("%s", warning)
     try:

@@ -27,7 +27,6 @@ from codex_core.config.types import (
     HistoryConfig,
     McpServerConfig,
     ProjectConfig,
-    TuiConfig,
     trust_level_for,
 )
 from codex_core.model_provider import built_in_model_providers
@@ -146,7 +145,6 @@ def resolve_config(
         model_context_window=toml.model_context_window,
         model_auto_compact_token_limit=toml.model_auto_compact_token_limit,
         web_search="live" if overrides.search else (toml.web_search or "cached"),
-        model_max_output_tokens=toml.model_max_output_tokens,
         model_reasoning_effort=layers.get("model_reasoning_effort"),
         model_reasoning_summary=summary or "auto",
         model_verbosity=layers.get("model_verbosity"),
@@ -165,11 +163,8 @@ def resolve_config(
         notify=list(toml.notify) if toml.notify else None,
         history=HistoryConfig(toml.history.persistence, toml.history.max_bytes),
         hide_agent_reasoning=toml.hide_agent_reasoning,
-        show_raw_agent_reasoning=toml.show_raw_agent_reasoning,
         mcp_servers=mcp_servers_from_toml(toml),
         projects=projects,
-        tui=TuiConfig(notifications=toml.tui.notifications),
-        file_opener=None if toml.file_opener == "none" else (toml.file_opener or "vscode"),
         project_doc_max_bytes=(
             DEFAULT_PROJECT_DOC_MAX_BYTES
             if toml.project_doc_max_bytes is None
@@ -178,7 +173,6 @@ def resolve_config(
         base_instructions=base_instructions,
         profile=profile_name,
         warnings=warnings,
-        disable_response_storage=bool(layers.get("disable_response_storage")),
         model_providers=providers,
     )
 

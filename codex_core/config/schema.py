@@ -16,7 +16,6 @@ from codex_core.protocol.common import AskForApproval, ReasoningEffort, Reasonin
 
 SandboxMode = Literal["read-only", "workspace-write", "danger-full-access"]
 Verbosity = Literal["low", "medium", "high"]
-FileOpener = Literal["vscode", "vscode-insiders", "windsurf", "cursor", "none"]
 TrustLevel = Literal["trusted", "untrusted"]
 
 SANDBOX_MODES: tuple[str, ...] = typing.get_args(SandboxMode)
@@ -111,9 +110,7 @@ class ProjectToml(_Table):
 
 
 class TuiToml(_Table):
-    """`[tui]`: settings of the terminal UI."""
-
-    notifications: bool | list[str] = False
+    """`[tui]`: settings of the terminal UI (`notifications` is not supported yet)."""
 
 
 class ProfileToml(_Table):
@@ -127,7 +124,6 @@ class ProfileToml(_Table):
     model_reasoning_summary: ReasoningSummary | None = None
     model_verbosity: Verbosity | None = None
     experimental_instructions_file: str | None = None
-    disable_response_storage: bool | None = None
 
 
 class ConfigToml(_Table):
@@ -138,7 +134,6 @@ class ConfigToml(_Table):
     model_providers: dict[str, ModelProviderInfo] = Field(default_factory=dict)
     model_context_window: int | None = Field(default=None, gt=0)
     model_auto_compact_token_limit: int | None = Field(default=None, gt=0)
-    model_max_output_tokens: int | None = Field(default=None, gt=0)
     approval_policy: AskForApproval | None = None
     sandbox_mode: SandboxMode | None = None
     sandbox_workspace_write: SandboxWorkspaceWriteToml = Field(
@@ -153,17 +148,14 @@ class ConfigToml(_Table):
     notify: list[str] | None = None
     history: HistoryToml = Field(default_factory=HistoryToml)
     hide_agent_reasoning: bool = False
-    show_raw_agent_reasoning: bool = False
     model_reasoning_effort: ReasoningEffort | None = None
     model_reasoning_summary: ReasoningSummary | None = None
     model_verbosity: Verbosity | None = None
     mcp_servers: dict[str, McpServerToml] = Field(default_factory=dict)
     projects: dict[str, ProjectToml] = Field(default_factory=dict)
     tui: TuiToml = Field(default_factory=TuiToml)
-    file_opener: FileOpener | None = None
     experimental_instructions_file: str | None = None
     project_doc_max_bytes: int | None = Field(default=None, ge=0)
-    disable_response_storage: bool = False
     web_search: WebSearchMode | None = None
 
 

@@ -79,13 +79,6 @@ class ProjectConfig:
     trust_level: Literal["trusted", "untrusted"] | None = None
 
 
-@dataclass
-class TuiConfig:
-    """`[tui]`: `notifications` is true/false or the list of notification kinds to send."""
-
-    notifications: bool | list[str] = False
-
-
 def _openai_provider() -> ModelProviderInfo:
     return built_in_model_providers({})[DEFAULT_MODEL_PROVIDER]
 
@@ -101,7 +94,6 @@ class Config:
     model_provider: ModelProviderInfo = field(default_factory=_openai_provider)
     model_context_window: int | None = None
     model_auto_compact_token_limit: int | None = None
-    model_max_output_tokens: int | None = None
     model_reasoning_effort: str | None = None
     model_reasoning_summary: str = "auto"
     model_verbosity: str | None = None
@@ -114,17 +106,13 @@ class Config:
     notify: list[str] | None = None
     history: HistoryConfig = field(default_factory=HistoryConfig)
     hide_agent_reasoning: bool = False
-    show_raw_agent_reasoning: bool = False
     mcp_servers: dict[str, McpServerConfig] = field(default_factory=dict)
     projects: dict[str, ProjectConfig] = field(default_factory=dict)
-    tui: TuiConfig = field(default_factory=TuiConfig)
-    file_opener: str | None = "vscode"
     project_doc_max_bytes: int = DEFAULT_PROJECT_DOC_MAX_BYTES
     web_search: WebSearchMode = "cached"
     base_instructions: str | None = None
     profile: str | None = None
     warnings: list[str] = field(default_factory=list)
-    disable_response_storage: bool = False
     model_providers: dict[str, ModelProviderInfo] = field(default_factory=dict)
 
     def project_trust_level(self, path: Path | None = None) -> str | None:

@@ -63,7 +63,7 @@ EFFECTIVE_WINDOW_PERCENT = 95
 def default_client_factory(config: Config, session_id: str, turn: TurnContext) -> ModelClient:
     """A real model client for the configured provider."""
     from codex_core.auth import load_api_key
-    from codex_core.model_family import supports_reasoning
+    from codex_core.model_family import supports_reasoning, supports_verbosity
 
     reasoning = supports_reasoning(turn.model)
     return ModelClient(
@@ -74,6 +74,7 @@ def default_client_factory(config: Config, session_id: str, turn: TurnContext) -
         api_key=load_api_key(config.codex_home, config.model_provider),
         effort=turn.effort if reasoning else None,
         summary=turn.summary if reasoning else None,
+        verbosity=config.model_verbosity if supports_verbosity(turn.model) else None,
     )
 
 

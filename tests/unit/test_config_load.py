@@ -59,7 +59,6 @@ def test_config_defaults_without_a_file(tmp_path: Path) -> None:
     assert config.project_doc_max_bytes == 32_768
     assert config.history == HistoryConfig("save-all", None)
     assert config.model_reasoning_summary == "auto"
-    assert config.file_opener == "vscode"
     assert config.cwd == tmp_path.resolve()
     assert config.codex_home == tmp_path
     assert config.warnings == []
@@ -236,11 +235,9 @@ def test_config_user_provider_defaults_to_chat_wire_api(tmp_path: Path) -> None:
 def test_config_reads_every_section(tmp_path: Path) -> None:
     text = (
         'notify = ["notify-send", "Codex"]\nhide_agent_reasoning = true\n'
-        "show_raw_agent_reasoning = true\nmodel_context_window = 1000\n"
-        'model_max_output_tokens = 100\nfile_opener = "none"\nproject_doc_max_bytes = 0\n'
-        "shell_timeout_ms = 2500\ndisable_response_storage = true\n"
+        "model_context_window = 1000\nproject_doc_max_bytes = 0\n"
+        "shell_timeout_ms = 2500\n"
         '[history]\npersistence = "none"\nmax_bytes = 10\n'
-        '[tui]\nnotifications = ["agent-turn-complete"]\n'
         '[shell_environment_policy]\ninherit = "core"\nexclude = ["AWS_*"]\n'
         'set = { CI = "1" }\ninclude_only = ["PATH"]\nignore_default_excludes = true\n'
         '[mcp_servers.docs]\ncommand = "docs-mcp"\nargs = ["--stdio"]\nenv = { A = "b" }\n'
@@ -248,14 +245,11 @@ def test_config_reads_every_section(tmp_path: Path) -> None:
     )
     config = load(tmp_path, text)
     assert config.notify == ["notify-send", "Codex"]
-    assert config.hide_agent_reasoning and config.show_raw_agent_reasoning
-    assert (config.model_context_window, config.model_max_output_tokens) == (1000, 100)
-    assert config.file_opener is None
+    assert config.hide_agent_reasoning
+    assert config.model_context_window == 1000
     assert config.project_doc_max_bytes == 0
     assert config.shell_timeout_ms == 2500
-    assert config.disable_response_storage
     assert config.history == HistoryConfig("none", 10)
-    assert config.tui.notifications == ["agent-turn-complete"]
     assert config.shell_environment_policy == ShellEnvironmentPolicy(
         inherit="core",
         ignore_default_excludes=True,
