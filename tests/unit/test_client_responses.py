@@ -110,7 +110,7 @@ def test_responses_stream_translates_a_full_response() -> None:
         {"type": "response.output_text.delta", "delta": "Hel"},
         {"type": "response.in_progress"},
         {"type": "response.output_item.done", "item": call},
-        {"type": "response.output_item.done", "item": {"type": "web_search_call", "id": "ws"}},
+        {"type": "response.output_item.done", "item": {"type": "a_future_item", "id": "x"}},
         {"type": "response.completed", "response": {"id": "r1", "usage": usage}},
     ]
     out = [e for payload in events for e in stream.feed(_event(payload))]
