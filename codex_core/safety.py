@@ -7,7 +7,9 @@ sandbox nothing runs or is written silently (fail closed).
 Commands are decided in this order (the first that applies wins):
 
 1. a `forbidden` rule matches → Reject;
-2. the exact argv was approved for the session → AutoApprove(none);
+2. the exact argv was approved for the session → AutoApprove(none) if it was approved to
+   run outside the sandbox, else AutoApprove(platform) (an escalation request of an argv
+   approved only inside the sandbox goes on to 4);
 3. a `prompt` rule matches → AskUser (Reject under `never`);
 4. an escalation request (`with_escalated_permissions`, `sandbox_permissions:
    "require_escalated"`) under a sandboxed policy → AskUser (Reject under `never`), whether
@@ -36,6 +38,10 @@ Commands are decided in this order (the first that applies wins):
    † Reject under `never`. The escalated rows hold for known-safe commands too (in the
    sandboxed columns). Under danger-full-access there is no sandbox to escape, so an
    escalation request runs like any other command instead of being rejected under `never`.
+
+An approval skips the prompt, not the sandbox: after AskUser is approved, the command runs
+in the platform sandbox unless it asked for escalation (or no sandbox is available), as in
+the Codex CLI; that approval then also covers a re-run outside the sandbox after a denial.
 
 After a sandbox denial, `should_ask_after_denial` says whether to offer an unsandboxed re-run
 (`untrusted` and `on-failure`); under `on-request` and `never` the failure goes to the model.
@@ -112,6 +118,7 @@ def assess_command_safety(
     sandbox_policy: SandboxPolicy,
     approved_for_session: Set[tuple[str, ...]],
     *,
+    approved_unsandboxed: Set[tuple[str, ...]] = frozenset(),
     with_escalated_permissions: bool = False,
     sandbox_available: bool = True,
     rule_decision: RuleDecision | None = None,
@@ -122,20 +129,28 @@ def assess_command_safety(
         command: The argv the model asked to run.
         approval_policy: When the user wants to be asked.
         sandbox_policy: What commands may touch.
-        approved_for_session: Argvs the user approved for the rest of the session.
+        approved_for_session: Argvs the user approved for the rest of the session; they
+            run without asking, inside the sandbox when there is one.
+        approved_unsandboxed: Argvs the user approved to run outside the sandbox for the
+            rest of the session.
         with_escalated_permissions: The model asked to run outside the sandbox.
         sandbox_available: Whether the platform sandbox can be used here.
         rule_decision: The decision of the strictest matching `.rules` rule, if any.
     """
     if rule_decision == "forbidden":
         return Reject("a rule in your rules files forbids this command")
-    if tuple(command) in approved_for_session:
-        return AutoApprove("none", "you approved this exact command for the session")
+    sandboxed = not isinstance(sandbox_policy, DangerFullAccessPolicy)
+    if tuple(command) in approved_unsandboxed:
+        return AutoApprove("none", "you approved running this exact command outside the sandbox")
+    if tuple(command) in approved_for_session and not (sandboxed and with_escalated_permissions):
+        reason = "you approved this exact command for the session"
+        if sandboxed and sandbox_available:
+            return AutoApprove("platform", reason)
+        return AutoApprove("none", reason)
     if rule_decision == "prompt":
         if approval_policy == "never":
             return Reject(f"a rule asks for approval of this command, but {_NEVER_ASK}")
         return AskUser("a rule in your rules files asks to confirm this command")
-    sandboxed = not isinstance(sandbox_policy, DangerFullAccessPolicy)
     if sandboxed and with_escalated_permissions:
         # Known-safe or not: leaving the sandbox is the user's call, never the classifier's.
         if approval_policy == "never":

@@ -140,6 +140,7 @@ async def decide_sandbox(
         turn.approval_policy,
         turn.sandbox_policy,
         ctx.approvals.commands,
+        approved_unsandboxed=ctx.approvals.unsandboxed_commands,
         with_escalated_permissions=escalated,
         sandbox_available=sandbox_available,
         rule_decision=match.decision if match is not None else None,
@@ -155,10 +156,17 @@ async def decide_sandbox(
             raise TurnAbortRequested()
         if decision == "denied":
             return Rejected("exec command rejected by user")
+        # Approval skips the prompt, not the sandbox: only an escalation request (or a
+        # platform without a sandbox, which the question said) runs outside it at once.
+        outside = escalated or not sandbox_available
         if decision == "approved_for_session":
-            ctx.approvals.commands.add(tuple(command))
-        return "none"
+            remembered = ctx.approvals.unsandboxed_commands if outside else ctx.approvals.commands
+            remembered.add(tuple(command))
+        ctx.approvals.approved_calls.add(call_id)
+        return "none" if outside else platform_sandbox
     assert isinstance(check, AutoApprove)
+    if tuple(command) in ctx.approvals.commands:
+        ctx.approvals.approved_calls.add(call_id)
     return platform_sandbox if check.sandbox == "platform" else "none"
 
 
@@ -167,18 +175,21 @@ async def approve_retry_unsandboxed(
 ) -> bool:
     """After a sandbox denial: whether to run `command` again without the sandbox.
 
-    Asks only when the approval policy allows it.
+    Only under the policies that allow it (`untrusted`, `on-failure`); a call the user
+    already approved is re-run without asking again, any other call asks.
 
     Raises:
         TurnAbortRequested: the user chose to abort the turn.
     """
     if sandbox == "none" or not should_ask_after_denial(ctx.turn.approval_policy):
         return False
+    if call_id in ctx.approvals.approved_calls:
+        return True
     decision = await ctx.request_exec_approval(call_id, command, cwd, DENIAL_QUESTION, None)
     if decision == "abort":
         raise TurnAbortRequested()
     if decision == "approved_for_session":
-        ctx.approvals.commands.add(tuple(command))
+        ctx.approvals.unsandboxed_commands.add(tuple(command))
     return decision in ("approved", "approved_for_session")
 
 

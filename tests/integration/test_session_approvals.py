@@ -427,3 +427,39 @@ async def test_session_approvals_remembered_prefix_applies_in_the_same_turn(
 
     assert [(r.call_id, r.suggested_prefix) for r in asked] == [("first", ["touch"])]
     assert (workspace.root / "two.txt").exists()
+
+
+async def test_session_approvals_approval_keeps_the_sandbox_and_covers_the_retry(
+    model_server: ModelServer, workspace: Workspace, codex_home: Path
+) -> None:
+    # As in the Codex CLI: approving an (unescalated) command skips the prompt, not the
+    # sandbox. It runs sandboxed first; the approval then covers one re-run outside after
+    # the sandbox refuses, without a second question. A command approved for the session
+    # likewise runs sandboxed first the next time, and is not asked about again.
+    inside = workspace.root / "inside.txt"
+    target = workspace.outside / "approved.txt"
+    model_server.add(
+        turn(shell_call(["bash", "-lc", f"echo in > {inside}"], "write_in")),
+        turn(shell_call(["bash", "-lc", f"echo out >> {target}"], "write_out")),
+        turn(shell_call(["bash", "-lc", f"echo out >> {target}"], "write_out_again")),
+        turn(message("Finished.")),
+    )
+    session = await start_session(model_server, workspace, codex_home, "untrusted")
+    approver = Approver(default="approved", by_call={"write_out": "approved_for_session"})
+
+    events = await run_turn(session, "write both", approver)
+    await shutdown(session)
+
+    assert approver.asked == ["write_in", "write_out"]
+    ends = [m for m in events if isinstance(m, ExecCommandEndEvent)]
+    assert [e.call_id for e in ends] == [
+        "write_in",
+        "write_out",
+        "write_out",
+        "write_out_again",
+        "write_out_again",
+    ]
+    assert ends[0].exit_code == 0 and inside.read_text() == "in\n"  # ran inside the sandbox
+    for first_try in (ends[1], ends[3]):  # outside the roots: the sandbox refused first
+        assert first_try.exit_code != 0 and sandbox_refused(first_try.aggregated_output)
+    assert target.read_text() == "out\nout\n"

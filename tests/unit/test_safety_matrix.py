@@ -35,33 +35,43 @@ OUTSIDE_FILE = Path("/etc/codex-safety-test/outside.txt")
 # "ask" AskUser, "reject" Reject. Columns: read-only, workspace-write, danger-full-access.
 # "safe-escalated" is a known-safe command asking to leave the sandbox: known-safe only
 # skips the prompt, so it is asked about (rejected under `never`) like any escalation.
+# "approved" is an argv approved for the session (it still runs in the sandbox; asking to
+# leave it is a new question); "approved-outside" was approved to run outside the sandbox.
 MATRIX: dict[tuple[AskForApproval, str], tuple[str, str, str]] = {
     ("untrusted", "safe"): ("run+sb", "run+sb", "run"),
     ("untrusted", "unsafe"): ("ask", "ask", "ask"),
     ("untrusted", "escalated"): ("ask", "ask", "ask"),
     ("untrusted", "safe-escalated"): ("ask", "ask", "run"),
-    ("untrusted", "approved"): ("run", "run", "run"),
+    ("untrusted", "approved"): ("run+sb", "run+sb", "run"),
+    ("untrusted", "approved-escalated"): ("ask", "ask", "run"),
+    ("untrusted", "approved-outside"): ("run", "run", "run"),
     ("untrusted", "patch-inside"): ("ask", "ask", "ask"),
     ("untrusted", "patch-outside"): ("ask", "ask", "ask"),
     ("on-failure", "safe"): ("run+sb", "run+sb", "run"),
     ("on-failure", "unsafe"): ("run+sb", "run+sb", "run"),
     ("on-failure", "escalated"): ("ask", "ask", "run"),
     ("on-failure", "safe-escalated"): ("ask", "ask", "run"),
-    ("on-failure", "approved"): ("run", "run", "run"),
+    ("on-failure", "approved"): ("run+sb", "run+sb", "run"),
+    ("on-failure", "approved-escalated"): ("ask", "ask", "run"),
+    ("on-failure", "approved-outside"): ("run", "run", "run"),
     ("on-failure", "patch-inside"): ("ask", "run+sb", "run"),
     ("on-failure", "patch-outside"): ("ask", "ask", "run"),
     ("on-request", "safe"): ("run+sb", "run+sb", "run"),
     ("on-request", "unsafe"): ("run+sb", "run+sb", "run"),
     ("on-request", "escalated"): ("ask", "ask", "run"),
     ("on-request", "safe-escalated"): ("ask", "ask", "run"),
-    ("on-request", "approved"): ("run", "run", "run"),
+    ("on-request", "approved"): ("run+sb", "run+sb", "run"),
+    ("on-request", "approved-escalated"): ("ask", "ask", "run"),
+    ("on-request", "approved-outside"): ("run", "run", "run"),
     ("on-request", "patch-inside"): ("ask", "run+sb", "run"),
     ("on-request", "patch-outside"): ("ask", "ask", "run"),
     ("never", "safe"): ("run+sb", "run+sb", "run"),
     ("never", "unsafe"): ("run+sb", "run+sb", "run"),
     ("never", "escalated"): ("reject", "reject", "run"),
     ("never", "safe-escalated"): ("reject", "reject", "run"),
-    ("never", "approved"): ("run", "run", "run"),
+    ("never", "approved"): ("run+sb", "run+sb", "run"),
+    ("never", "approved-escalated"): ("reject", "reject", "run"),
+    ("never", "approved-outside"): ("run", "run", "run"),
     ("never", "patch-inside"): ("reject", "run+sb", "run"),
     ("never", "patch-outside"): ("reject", "reject", "run"),
 }
@@ -86,9 +96,15 @@ def decide(case: str, policy: AskForApproval, sandbox: SandboxPolicy, cwd: Path)
     if case == "patch-outside":
         return assess_patch_safety([OUTSIDE_FILE], policy, sandbox, cwd, env={})
     command = SAFE_CMD if case.startswith("safe") else UNSAFE_CMD
-    approved = {tuple(UNSAFE_CMD)} if case == "approved" else set()
+    approved = {tuple(UNSAFE_CMD)} if case.startswith("approved") else set()
+    outside = approved if case == "approved-outside" else set()
     return assess_command_safety(
-        command, policy, sandbox, approved, with_escalated_permissions=case.endswith("escalated")
+        command,
+        policy,
+        sandbox,
+        approved,
+        approved_unsandboxed=outside,
+        with_escalated_permissions=case.endswith("escalated"),
     )
 
 
@@ -100,7 +116,7 @@ def test_safety_matrix_cell(
 
 
 def test_safety_matrix_covers_every_cell() -> None:
-    assert len(CELLS) == 4 * 3 * 7
+    assert len(CELLS) == 4 * 3 * 9
 
 
 # Without a platform sandbox nothing runs silently, known-safe or not: every command asks
