@@ -1,34 +1,23 @@
 """Writing settings back to config.toml (project trust, default model) without losing the rest.
 
-Edits are textual and minimal: the one assignment is replaced (keeping its trailing comment),
-inserted into its existing table, or a new table is appended. The result is parsed again and
-compared with the intended document; only if that check fails (an unusual layout such as
-inline tables) is the file regenerated with tomli-w, which keeps every value but drops
-comments. Every write is atomic (temporary file + rename) and keeps the file's mode.
+Edits go through `tomlkit`, which keeps the user's comments, ordering and formatting: the one
+assignment is replaced in place (keeping its trailing comment), added to its existing table,
+or a new table is appended. Every write is atomic (temporary file + rename) and keeps the
+file's mode.
 """
 
 from __future__ import annotations
 
-import copy
-import logging
 import os
 import tempfile
-import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-import tomli_w
+import tomlkit
+from tomlkit.items import Comment, InlineTable, Table, Whitespace
 
-from codex_core.config.errors import (
-    ConfigError,
-    key_path_of_assignment,
-    key_path_of_header,
-    render_key,
-    render_value,
-)
+from codex_core.config.errors import ConfigError
 from codex_core.config.loader import CONFIG_TOML, read_config_toml
-
-log = logging.getLogger(__name__)
 
 
 def set_project_trust_level(
@@ -64,103 +53,60 @@ def set_default_model(codex_home: Path, model: str, effort: str | None = None) -
 
 def _edit(codex_home: Path, changes: list[tuple[tuple[str, ...], str | None]]) -> None:
     path = codex_home / CONFIG_TOML
-    text, data = read_config_toml(path)
-    expected = copy.deepcopy(data)
+    text, _ = read_config_toml(path)  # raises the one-line ConfigError on bad TOML
+    doc = tomlkit.parse(text)
     for key, value in changes:
-        _set_in(expected, key, value)
-    new_text = text
-    for key, value in changes:
-        new_text = _edit_text(new_text, key, value)
-    try:
-        ok = tomllib.loads(new_text) == expected
-    except tomllib.TOMLDecodeError:
-        ok = False
-    if not ok:
-        log.warning("rewriting %s without its comments: its layout is too unusual to edit", path)
-        new_text = tomli_w.dumps(expected)
-    _atomic_write(path, new_text)
+        _set_in(doc, key, value)
+    _atomic_write(path, doc.as_string())
 
 
-def _set_in(doc: dict[str, Any], key: tuple[str, ...], value: str | None) -> None:
-    node = doc
-    for part in key[:-1]:
+def _set_in(doc: tomlkit.TOMLDocument, key: tuple[str, ...], value: str | None) -> None:
+    """Set (or with None remove) `key` in a tomlkit document, creating tables as needed."""
+    node: Any = doc
+    for depth, part in enumerate(key[:-1]):
         child = node.get(part)
         if not isinstance(child, dict):
-            child = {}
+            if value is None:
+                return
+            # Intermediate tables (`[projects]`) stay implicit: only the leaf gets a header.
+            child = (
+                tomlkit.inline_table()
+                if isinstance(node, InlineTable)
+                else tomlkit.table(is_super_table=depth < len(key) - 2)
+            )
             node[part] = child
         node = child
     if value is None:
-        node.pop(key[-1], None)
+        if key[-1] in node:
+            del node[key[-1]]
+    elif key[-1] in node:
+        node[key[-1]] = value  # tomlkit keeps the line's comment and spacing
+    elif node is doc:
+        _add_top_level(doc, key[-1], value)
     else:
         node[key[-1]] = value
 
 
-def _split_comment(rest: str) -> tuple[str, str] | None:
-    """Split the text after `=` into (value, trailing comment); None if not one line."""
-    candidates = [i for i, c in enumerate(rest) if c == "#"] + [len(rest)]
-    for index in candidates:
-        try:
-            tomllib.loads(f"v = {rest[:index]}")
-        except tomllib.TOMLDecodeError:
-            continue
-        return rest[:index], rest[index:]
-    return None
+def _add_top_level(doc: tomlkit.TOMLDocument, name: str, value: str) -> None:
+    """Add a top-level key before the first table and the comments that introduce it.
 
-
-def _edit_text(text: str, key: tuple[str, ...], value: str | None) -> str:
-    lines = text.splitlines(keepends=True)
-    table: tuple[str, ...] = ()
-    table_line: int | None = 0 if len(key) == 1 else None
-    first_header: int | None = None
-    assignment = f"{render_key([key[-1]])} = {render_value(value)}"
-    for index, line in enumerate(lines):
-        stripped = line.strip()
-        if stripped.startswith("["):
-            header = key_path_of_header(stripped)
-            if header is None:
-                continue
-            if first_header is None:
-                first_header = index
-            table = tuple(header)
-            if table == key[:-1]:
-                table_line = index
-            continue
-        if table != key[:-1] or not stripped or stripped.startswith("#"):
-            continue
-        if tuple(key_path_of_assignment(stripped) or ()) != key[-1:]:
-            continue
-        if value is None:
-            return "".join(lines[:index] + lines[index + 1 :])
-        head, _, rest = line.partition("=")
-        split = _split_comment(rest.rstrip("\r\n"))
-        if split is None:
-            return text  # a multi-line value: let the verification fall back
-        old_value, comment = split
-        spacing = old_value[: len(old_value) - len(old_value.lstrip())] or " "
-        trailing = old_value[len(old_value.rstrip()) :]
-        ending = line[len(line.rstrip("\r\n")) :] or "\n"
-        lines[index] = f"{head}={spacing}{render_value(value)}{trailing}{comment}{ending}"
-        return "".join(lines)
-    if value is None:
-        return text
-    if len(key) == 1:
-        # Top-level keys go before the first table, above the comments that introduce it.
-        at = len(lines) if first_header is None else first_header
-        if first_header is not None:
-            while at > 0 and lines[at - 1].lstrip().startswith("#"):
-                at -= 1
-            while at > 0 and not lines[at - 1].strip():
-                at -= 1
-        if at > 0 and not lines[at - 1].endswith("\n"):
-            lines[at - 1] += "\n"
-        lines.insert(at, assignment + "\n")
-        return "".join(lines)
-    if table_line is not None:
-        lines.insert(table_line + 1, assignment + "\n")
-        return "".join(lines)
-    prefix = text if not text or text.endswith("\n") else text + "\n"
-    separator = "\n" if prefix.strip() else ""
-    return f"{prefix}{separator}[{render_key(list(key[:-1]))}]\n{assignment}\n"
+    After a table header TOML would read it as part of that table; and comments right above
+    a header belong to the table, not to the key.
+    """
+    body = doc.body
+    first_table = next(
+        (i for i, (k, item) in enumerate(body) if k is not None and isinstance(item, Table)),
+        None,
+    )
+    if first_table is None:
+        doc[name] = value
+        return
+    at = first_table
+    while at > 0 and body[at - 1][0] is None and isinstance(body[at - 1][1], Comment):
+        at -= 1
+    while at > 0 and body[at - 1][0] is None and isinstance(body[at - 1][1], Whitespace):
+        at -= 1
+    doc._insert_at(at, name, value)  # tomlkit has no public "insert before" for documents
 
 
 def _atomic_write(path: Path, text: str) -> None:
