@@ -1,0 +1,272 @@
+"""The ACP agent: sessions over `codex_core.session.Session`, prompts as turns, approvals as
+`session/request_permission`."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import acp
+from acp.helpers import update_current_mode
+from acp.schema import (
+    AgentCapabilities,
+    AllowedOutcome,
+    Implementation,
+    PermissionOption,
+    PromptCapabilities,
+    SessionMode,
+    SessionModeState,
+    StopReason,
+    ToolCallUpdate,
+)
+
+from codex_core import __version__
+from codex_core.config import Config, ConfigOverrides, McpServerConfig
+from codex_core.protocol import (
+    ApplyPatchApprovalRequestEvent,
+    ExecApprovalRequestEvent,
+    ImageInput,
+    InputItem,
+    InterruptOp,
+    OverrideTurnContextOp,
+    ReviewDecision,
+    SessionConfiguredEvent,
+    ShutdownCompleteEvent,
+    ShutdownOp,
+    TaskCompleteEvent,
+    TextInput,
+    TurnAbortedEvent,
+    UserTurnOp,
+)
+from codex_core.servers.acp.modes import BY_ID, PRESETS, mode_of
+from codex_core.servers.acp.updates import UpdateBuilder, replay
+from codex_core.session import Session
+
+log = logging.getLogger(__name__)
+
+SESSION_SOURCE = "vscode"
+PERMISSION_OPTIONS = [
+    PermissionOption(option_id="allow_once", name="Allow", kind="allow_once"),
+    PermissionOption(option_id="allow_always", name="Allow for this session", kind="allow_always"),
+    PermissionOption(option_id="reject_once", name="Reject", kind="reject_once"),
+]
+_DECISION: dict[str, ReviewDecision] = {
+    "allow_once": "approved",
+    "allow_always": "approved_for_session",
+    "reject_once": "denied",
+}
+
+
+@dataclass
+class AcpSession:
+    """One ACP session: the core session, its event pump and the prompt waiting on it."""
+
+    session: Session
+    config: Config
+    mode: str
+    builder: UpdateBuilder = field(default_factory=UpdateBuilder)
+    turn_done: asyncio.Future[StopReason] | None = None
+    pump: asyncio.Task[None] | None = None
+
+
+def prompt_items(blocks: list[Any]) -> list[InputItem]:
+    """ACP content blocks as core input: text, images, resource links and embedded text."""
+    items: list[InputItem] = []
+    for block in blocks:
+        kind = getattr(block, "type", None)
+        if kind == "text":
+            items.append(TextInput(text=block.text))
+        elif kind == "image":
+            url = block.uri or f"data:{block.mime_type};base64,{block.data}"
+            items.append(ImageInput(image_url=url))
+        elif kind == "resource_link":
+            items.append(TextInput(text=f"@{block.uri.removeprefix('file://')}"))
+        elif kind == "resource":
+            resource = block.resource
+            text = getattr(resource, "text", None)
+            if text is not None:
+                items.append(TextInput(text=f'<context ref="{resource.uri}">\n{text}\n</context>'))
+    return items
+
+
+def _mcp_config(server: Any) -> tuple[str, McpServerConfig] | None:
+    """An MCP server handed by the client, as a config entry (stdio or HTTP)."""
+    name = getattr(server, "name", None)
+    if not name:
+        return None
+    if getattr(server, "command", None):
+        env = {var.name: var.value for var in getattr(server, "env", None) or []}
+        return name, McpServerConfig(command=server.command, args=list(server.args or []), env=env)
+    if getattr(server, "url", None):
+        headers = {h.name: h.value for h in getattr(server, "headers", None) or []}
+        return name, McpServerConfig(url=server.url, http_headers=headers or None)
+    return None
+
+
+class CodexAgent:
+    """An `acp.Agent` running Codex sessions."""
+
+    def __init__(self, cli_overrides: list[str]) -> None:
+        self.cli_overrides = cli_overrides
+        self._conn: Any = None
+        self._sessions: dict[str, AcpSession] = {}
+
+    def on_connect(self, conn: Any) -> None:
+        """Remember the client connection (updates and permission requests go there)."""
+        self._conn = conn
+
+    async def initialize(
+        self,
+        protocol_version: int,
+        client_capabilities: Any = None,
+        client_info: Any = None,
+        **_: Any,
+    ) -> acp.InitializeResponse:
+        """Capabilities: load session, images, embedded context."""
+        return acp.InitializeResponse(
+            protocol_version=acp.PROTOCOL_VERSION,
+            agent_capabilities=AgentCapabilities(
+                load_session=True,
+                prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
+            ),
+            agent_info=Implementation(name="codex", title="Codex", version=__version__),
+        )
+
+    async def authenticate(self, method_id: str, **_: Any) -> None:
+        """Nothing to do: the API key comes from CODEX_HOME or the environment."""
+        return None
+
+    def _config(self, cwd: str, mcp_servers: list[Any] | None) -> Config:
+        from codex_core.config import load_config
+
+        config = load_config(ConfigOverrides(cwd=Path(cwd)), self.cli_overrides)
+        for server in mcp_servers or []:
+            entry = _mcp_config(server)
+            if entry is not None:
+                config.mcp_servers[entry[0]] = entry[1]
+        return config
+
+    async def _open(self, config: Config, resume: Path | None) -> tuple[str, AcpSession, Any]:
+        session = await Session.create(config, source=SESSION_SOURCE, resume_path=resume)
+        first = await session.next_event()
+        assert isinstance(first.msg, SessionConfiguredEvent)
+        mode = mode_of(config.approval_policy, config.sandbox_policy.mode)
+        state = AcpSession(session, config, mode)
+        self._sessions[session.session_id] = state
+        return session.session_id, state, first.msg
+
+    def _modes(self, current: str) -> SessionModeState:
+        return SessionModeState(
+            current_mode_id=current,
+            available_modes=[
+                SessionMode(id=p.id, name=p.name, description=p.description) for p in PRESETS
+            ],
+        )
+
+    async def new_session(
+        self, cwd: str, mcp_servers: list[Any] | None = None, **_: Any
+    ) -> acp.NewSessionResponse:
+        """A new Codex session in `cwd`, recorded as an ordinary rollout."""
+        session_id, state, _configured = await self._open(self._config(cwd, mcp_servers), None)
+        state.pump = asyncio.get_running_loop().create_task(self._pump(session_id, state))
+        return acp.NewSessionResponse(session_id=session_id, modes=self._modes(state.mode))
+
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: list[Any] | None = None, **_: Any
+    ) -> acp.LoadSessionResponse:
+        """Resume a recorded session and replay its conversation as updates."""
+        from codex_core.frontend import NotASessionError, SessionNotFoundError, find_session
+
+        config = self._config(cwd, mcp_servers)
+        try:
+            path = find_session(config.codex_home, session_id).path
+        except (SessionNotFoundError, NotASessionError) as err:
+            raise acp.RequestError.resource_not_found(str(err)) from None
+        loaded_id, state, configured = await self._open(config, path)
+        for update in replay(configured.initial_messages or []):
+            await self._conn.session_update(loaded_id, update)
+        state.pump = asyncio.get_running_loop().create_task(self._pump(loaded_id, state))
+        return acp.LoadSessionResponse(modes=self._modes(state.mode))
+
+    async def set_session_mode(self, session_id: str, mode_id: str, **_: Any) -> None:
+        """Switch between the read-only / auto / full-access presets."""
+        state = self._state(session_id)
+        preset = BY_ID.get(mode_id)
+        if preset is None:
+            raise acp.RequestError.invalid_params({"modeId": f"unknown mode {mode_id}"})
+        await state.session.submit(
+            OverrideTurnContextOp(approval_policy=preset.approval, sandbox_policy=preset.sandbox())
+        )
+        state.mode = mode_id
+        await self._conn.session_update(session_id, update_current_mode(mode_id))
+
+    async def prompt(self, session_id: str, prompt: list[Any], **_: Any) -> acp.PromptResponse:
+        """Run one turn; returns when it ends (`end_turn`) or is cancelled (`cancelled`)."""
+        state = self._state(session_id)
+        state.turn_done = asyncio.get_running_loop().create_future()
+        await state.session.submit(UserTurnOp(items=prompt_items(prompt)))
+        stop_reason = await state.turn_done
+        return acp.PromptResponse(stop_reason=stop_reason)
+
+    async def cancel(self, session_id: str, **_: Any) -> None:
+        """Interrupt the running turn; the prompt returns `cancelled`."""
+        state = self._sessions.get(session_id)
+        if state is not None:
+            await state.session.submit(InterruptOp())
+
+    def _state(self, session_id: str) -> AcpSession:
+        state = self._sessions.get(session_id)
+        if state is None:
+            raise acp.RequestError.resource_not_found(f"no session {session_id}")
+        return state
+
+    async def _pump(self, session_id: str, state: AcpSession) -> None:
+        while True:
+            event = await state.session.next_event()
+            msg = event.msg
+            if isinstance(msg, ShutdownCompleteEvent):
+                return
+            for update in state.builder.updates(msg):
+                await self._conn.session_update(session_id, update)
+            if isinstance(msg, ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent):
+                asyncio.get_running_loop().create_task(self._ask(session_id, state, msg))
+            elif isinstance(msg, TaskCompleteEvent | TurnAbortedEvent):
+                reason: StopReason = (
+                    "cancelled" if isinstance(msg, TurnAbortedEvent) else "end_turn"
+                )
+                if state.turn_done is not None and not state.turn_done.done():
+                    state.turn_done.set_result(reason)
+
+    async def _ask(
+        self,
+        session_id: str,
+        state: AcpSession,
+        request: ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent,
+    ) -> None:
+        from codex_core.frontend import approval_op
+
+        tool_call = ToolCallUpdate(tool_call_id=request.call_id, status="pending")
+        decision: ReviewDecision = "abort"
+        try:
+            answer = await self._conn.request_permission(
+                session_id=session_id, tool_call=tool_call, options=PERMISSION_OPTIONS
+            )
+            if isinstance(answer.outcome, AllowedOutcome):
+                decision = _DECISION.get(answer.outcome.option_id, "denied")
+        except Exception:  # the client went away or failed: never run unapproved
+            log.exception("permission request failed")
+        await state.session.submit(approval_op(request, decision))
+
+    async def close(self) -> None:
+        """Shut every session down."""
+        for state in self._sessions.values():
+            await state.session.submit(ShutdownOp())
+            if state.pump is not None:
+                try:
+                    await asyncio.wait_for(state.pump, 10)
+                except (TimeoutError, asyncio.CancelledError):
+                    pass
+        self._sessions.clear()

@@ -1,0 +1,195 @@
+"""Session events → ACP `session/update`s (pure): message and thought chunks, tool calls with
+kind, title, locations and diffs, plans. Also the replay of a resumed session's history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import acp
+from acp.schema import ToolCallLocation
+
+from codex_core.frontend.commands import display_command
+from codex_core.protocol import (
+    AddChange,
+    AgentMessageDeltaEvent,
+    AgentMessageEvent,
+    AgentReasoningDeltaEvent,
+    AgentReasoningEvent,
+    ApplyPatchApprovalRequestEvent,
+    ApprovalDecisionEvent,
+    DeleteChange,
+    ErrorEvent,
+    EventMsg,
+    ExecApprovalRequestEvent,
+    ExecCommandBeginEvent,
+    ExecCommandEndEvent,
+    FileChange,
+    McpToolCallBeginEvent,
+    McpToolCallEndEvent,
+    PatchApplyBeginEvent,
+    PatchApplyEndEvent,
+    PlanUpdateEvent,
+    WarningEvent,
+)
+
+Update = Any
+"""One of the SDK's session update models (`AgentMessageChunk`, `ToolCallStart`, …)."""
+
+
+def change_content(changes: dict[str, FileChange]) -> list[Any]:
+    """Diff contents of a patch: full texts for adds/deletes, the unified diff for edits."""
+    out: list[Any] = []
+    for path, change in changes.items():
+        if isinstance(change, AddChange):
+            out.append(acp.tool_diff_content(path, change.content, None))
+        elif isinstance(change, DeleteChange):
+            out.append(acp.tool_diff_content(path, "", change.content))
+        else:
+            out.append(acp.tool_content(acp.text_block(f"{path}\n{change.unified_diff}")))
+    return out
+
+
+def patch_title(changes: dict[str, FileChange]) -> str:
+    """`Edit a.py, b.py`."""
+    return "Edit " + ", ".join(sorted(changes))
+
+
+def patch_start(call_id: str, changes: dict[str, FileChange], status: Any) -> Any:
+    """A tool call for a patch."""
+    return acp.start_tool_call(
+        call_id,
+        patch_title(changes),
+        kind="edit",
+        status=status,
+        content=change_content(changes),
+        locations=[ToolCallLocation(path=path) for path in changes],
+    )
+
+
+def command_start(call_id: str, command: list[str], cwd: str, status: Any) -> Any:
+    """A tool call for a command."""
+    return acp.start_tool_call(
+        call_id,
+        display_command(command),
+        kind="execute",
+        status=status,
+        locations=[ToolCallLocation(path=cwd)] if cwd else None,
+        raw_input={"command": command, "cwd": cwd},
+    )
+
+
+@dataclass
+class UpdateBuilder:
+    """Per-session translation state: which messages streamed, which tool calls started."""
+
+    streamed_message: bool = False
+    streamed_thought: bool = False
+    started: set[str] = field(default_factory=set)
+
+    def updates(self, msg: EventMsg) -> list[Update]:
+        """The updates for one event (approval requests are handled by the agent)."""
+        match msg:
+            case AgentMessageDeltaEvent():
+                self.streamed_message = True
+                return [acp.update_agent_message_text(msg.delta)]
+            case AgentMessageEvent():
+                streamed, self.streamed_message = self.streamed_message, False
+                return [] if streamed else [acp.update_agent_message_text(msg.message)]
+            case AgentReasoningDeltaEvent():
+                self.streamed_thought = True
+                return [acp.update_agent_thought_text(msg.delta)]
+            case AgentReasoningEvent():
+                streamed, self.streamed_thought = self.streamed_thought, False
+                return [] if streamed else [acp.update_agent_thought_text(msg.text)]
+            case ExecApprovalRequestEvent():
+                self.started.add(msg.call_id)
+                return [command_start(msg.call_id, msg.command, msg.cwd, "pending")]
+            case ApplyPatchApprovalRequestEvent():
+                self.started.add(msg.call_id)
+                return [patch_start(msg.call_id, msg.changes, "pending")]
+            case ApprovalDecisionEvent():
+                if msg.decision in ("denied", "abort"):
+                    return [acp.update_tool_call(msg.call_id, status="failed")]
+                return [acp.update_tool_call(msg.call_id, status="in_progress")]
+            case ExecCommandBeginEvent():
+                if msg.call_id in self.started:
+                    return []
+                self.started.add(msg.call_id)
+                return [command_start(msg.call_id, msg.command, msg.cwd, "in_progress")]
+            case ExecCommandEndEvent():
+                self.started.discard(msg.call_id)
+                output = msg.aggregated_output or msg.stdout + msg.stderr
+                return [
+                    acp.update_tool_call(
+                        msg.call_id,
+                        status="completed" if msg.exit_code == 0 else "failed",
+                        content=[acp.tool_content(acp.text_block(output))] if output else None,
+                        raw_output={"exit_code": msg.exit_code},
+                    )
+                ]
+            case PatchApplyBeginEvent():
+                if msg.call_id in self.started:
+                    return []
+                self.started.add(msg.call_id)
+                return [patch_start(msg.call_id, msg.changes, "in_progress")]
+            case PatchApplyEndEvent():
+                self.started.discard(msg.call_id)
+                status = "completed" if msg.success else "failed"
+                return [acp.update_tool_call(msg.call_id, status=status)]
+            case McpToolCallBeginEvent():
+                title = f"{msg.server}.{msg.tool}"
+                return [
+                    acp.start_tool_call(
+                        msg.call_id,
+                        title,
+                        kind="other",
+                        status="in_progress",
+                        raw_input=msg.arguments,
+                    )
+                ]
+            case McpToolCallEndEvent():
+                status = "failed" if msg.error else "completed"
+                return [acp.update_tool_call(msg.call_id, status=status, raw_output=msg.result)]
+            case PlanUpdateEvent():
+                entries = [
+                    acp.plan_entry(step.step, priority="medium", status=step.status)
+                    for step in msg.plan
+                ]
+                return [acp.update_plan(entries)]
+            case ErrorEvent():
+                return [acp.update_agent_message_text(f"\n\nError: {msg.message}")]
+            case WarningEvent():
+                return [acp.update_agent_thought_text(f"Warning: {msg.message}\n")]
+            case _:
+                return []
+
+
+def replay(events: list[dict[str, Any]]) -> list[Update]:
+    """A resumed session's recorded events as the updates a client shows on load."""
+    out: list[Update] = []
+    for event in events:
+        kind = event.get("type")
+        if kind == "user_message":
+            out.append(acp.update_user_message_text(str(event.get("message", ""))))
+        elif kind == "agent_message":
+            out.append(acp.update_agent_message_text(str(event.get("message", ""))))
+        elif kind == "agent_reasoning":
+            out.append(acp.update_agent_thought_text(str(event.get("text", ""))))
+        elif kind == "exec_command_end":
+            command = event.get("command")
+            argv = [str(c) for c in command] if isinstance(command, list) else []
+            call_id = str(event.get("call_id", ""))
+            code = event.get("exit_code")
+            out.append(
+                acp.start_tool_call(
+                    call_id,
+                    display_command(argv),
+                    kind="execute",
+                    status="completed" if code == 0 else "failed",
+                    content=[
+                        acp.tool_content(acp.text_block(str(event.get("aggregated_output", ""))))
+                    ],
+                )
+            )
+    return out
