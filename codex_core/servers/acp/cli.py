@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import logging
 import sys
+from typing import cast
 
 
 async def _serve(cli_overrides: list[str]) -> None:
@@ -15,7 +16,8 @@ async def _serve(cli_overrides: list[str]) -> None:
 
     agent = CodexAgent(cli_overrides)
     try:
-        await acp.run_agent(agent)
+        # The SDK routes only the methods an agent defines; the rest answer "method not found".
+        await acp.run_agent(cast("acp.Agent", agent))
     finally:
         await agent.close()
 

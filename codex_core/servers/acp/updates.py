@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import acp
-from acp.schema import ToolCallLocation
+from acp.schema import ToolCallLocation, ToolCallStatus
 
 from codex_core.frontend.commands import display_command
 from codex_core.protocol import (
@@ -120,10 +120,11 @@ class UpdateBuilder:
             case ExecCommandEndEvent():
                 self.started.discard(msg.call_id)
                 output = msg.aggregated_output or msg.stdout + msg.stderr
+                ended: ToolCallStatus = "completed" if msg.exit_code == 0 else "failed"
                 return [
                     acp.update_tool_call(
                         msg.call_id,
-                        status="completed" if msg.exit_code == 0 else "failed",
+                        status=ended,
                         content=[acp.tool_content(acp.text_block(output))] if output else None,
                         raw_output={"exit_code": msg.exit_code},
                     )
@@ -135,8 +136,8 @@ class UpdateBuilder:
                 return [patch_start(msg.call_id, msg.changes, "in_progress")]
             case PatchApplyEndEvent():
                 self.started.discard(msg.call_id)
-                status = "completed" if msg.success else "failed"
-                return [acp.update_tool_call(msg.call_id, status=status)]
+                applied: ToolCallStatus = "completed" if msg.success else "failed"
+                return [acp.update_tool_call(msg.call_id, status=applied)]
             case McpToolCallBeginEvent():
                 title = f"{msg.server}.{msg.tool}"
                 return [
@@ -149,8 +150,8 @@ class UpdateBuilder:
                     )
                 ]
             case McpToolCallEndEvent():
-                status = "failed" if msg.error else "completed"
-                return [acp.update_tool_call(msg.call_id, status=status, raw_output=msg.result)]
+                called: ToolCallStatus = "failed" if msg.error else "completed"
+                return [acp.update_tool_call(msg.call_id, status=called, raw_output=msg.result)]
             case PlanUpdateEvent():
                 entries = [
                     acp.plan_entry(step.step, priority="medium", status=step.status)

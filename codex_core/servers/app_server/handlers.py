@@ -132,11 +132,12 @@ async def thread_list(server: AppServer, params: m.ThreadListParams) -> m.Thread
     from codex_core.frontend import find_codex_home
     from codex_core.rollout import InvalidCursorError, list_sessions
 
-    cwds = [params.cwd] if isinstance(params.cwd, str) else (params.cwd or [None])
+    cwds: list[str | None] = [params.cwd] if isinstance(params.cwd, str) else [*(params.cwd or [])]
+    cwds = cwds or [None]
     if len(cwds) > 1:
         raise invalid_request("only one cwd filter is supported")
     archived = bool(params.archived)
-    providers = params.modelProviders or [None]
+    providers: list[str | None] = [*(params.modelProviders or [])] or [None]
     try:
         page = list_sessions(
             find_codex_home(),

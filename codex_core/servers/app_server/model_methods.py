@@ -192,6 +192,10 @@ class ReasoningEffortOption(WireModel):
     description: str
 
 
+def _text_only() -> list[Literal["text", "image"]]:
+    return ["text"]
+
+
 class ModelInfo(WireModel):
     """One model of `model/list`."""
 
@@ -202,7 +206,7 @@ class ModelInfo(WireModel):
     hidden: bool = False
     supportedReasoningEfforts: list[ReasoningEffortOption]
     defaultReasoningEffort: str
-    inputModalities: list[Literal["text", "image"]] = Field(default_factory=lambda: ["text"])
+    inputModalities: list[Literal["text", "image"]] = Field(default_factory=_text_only)
     isDefault: bool
 
 

@@ -15,7 +15,7 @@ from codex_core.servers.app_server.handlers import METHODS
 
 def _envelope(name: str, method: str, params: type[BaseModel], *, with_id: bool) -> type[BaseModel]:
     fields: dict[str, Any] = {
-        "method": (Literal[method], ...),  # type: ignore[valid-type]
+        "method": (Literal[method], ...),
         "params": (params, ...),
     }
     if with_id:
@@ -24,11 +24,11 @@ def _envelope(name: str, method: str, params: type[BaseModel], *, with_id: bool)
 
 
 def _union_schema(title: str, arms: list[type[BaseModel]]) -> dict[str, Any]:
-    from pydantic import TypeAdapter
+    from typing import Annotated, Union
 
-    union: Any = arms[0]
-    for arm in arms[1:]:
-        union = union | arm
+    from pydantic import Field, TypeAdapter
+
+    union: Any = Annotated[Union[tuple(arms)], Field(discriminator="method")]  # noqa: UP007
     schema = TypeAdapter(union).json_schema(ref_template="#/definitions/{model}")
     defs = schema.pop("$defs", {})
     return {

@@ -187,7 +187,7 @@ class AppServer:
     def _on_response(self, incoming: Incoming) -> None:
         request_id = incoming.id
         pending = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
-        if pending is None:
+        if pending is None or request_id is None:
             log.warning("response to an unknown server request %r", request_id)
             return
         decision: ReviewDecision = "denied"

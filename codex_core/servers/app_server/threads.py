@@ -7,7 +7,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from codex_core import __version__
 from codex_core.config import Config, ConfigOverrides
@@ -25,7 +25,7 @@ from codex_core.servers.app_server.translate import Translator
 from codex_core.servers.app_server.wire import RpcError
 from codex_core.session import Session
 
-SESSION_SOURCE = "vscode"
+SESSION_SOURCE: Literal["vscode"] = "vscode"
 """What Codex 0.169 records as the source of sessions started over app-server."""
 
 

@@ -235,7 +235,8 @@ class Translator:
             case ExecApprovalRequestEvent():
                 out = self._command_started(turn, msg.call_id, msg.command, msg.cwd)
                 ask = n.CommandExecutionRequestApprovalParams(
-                    **ids,
+                    threadId=tid,
+                    turnId=turn_id,
                     itemId=msg.call_id,
                     startedAtMs=now_ms(),
                     command=command_line(msg.command),
@@ -250,7 +251,8 @@ class Translator:
             case ApplyPatchApprovalRequestEvent():
                 out = self._patch_started(turn, msg.call_id, msg.changes)
                 patch_ask = n.FileChangeRequestApprovalParams(
-                    **ids,
+                    threadId=tid,
+                    turnId=turn_id,
                     itemId=msg.call_id,
                     startedAtMs=now_ms(),
                     reason=msg.reason,
@@ -304,7 +306,8 @@ class Translator:
                 turn.mcp[msg.call_id] = mcp
                 return [self._started(turn, mcp)]
             case McpToolCallEndEvent():
-                mcp = turn.mcp.pop(msg.call_id, None) or items.McpToolCallItem(
+                known = turn.mcp.pop(msg.call_id, None)
+                mcp = known or items.McpToolCallItem(
                     id=msg.call_id, server=msg.server, tool=msg.tool
                 )
                 mcp.status = "failed" if msg.error else "completed"
