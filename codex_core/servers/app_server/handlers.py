@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -22,14 +22,12 @@ from codex_core.protocol import (
 from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
+from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.model_thread import sandbox_from_wire
 from codex_core.servers.app_server.persisted import thread_from_rollout, thread_from_summary
 from codex_core.servers.app_server.threads import LoadedThread, load_thread_config, start_session
 from codex_core.servers.app_server.translate import Translator
 from codex_core.servers.app_server.wire import ParamsModel, RpcError, invalid_request
-
-if TYPE_CHECKING:
-    from codex_core.servers.app_server.server import AppServer
 
 DEFAULT_PAGE_SIZE = 25
 
@@ -43,7 +41,7 @@ def user_agent(client: m.ClientInfo) -> str:
     )
 
 
-async def initialize(server: AppServer, params: m.InitializeParams) -> m.InitializeResponse:
+async def initialize(server: ServerContext, params: m.InitializeParams) -> m.InitializeResponse:
     """The handshake: who we are and where CODEX_HOME is."""
     from codex_core.frontend import CodexHomeError, find_codex_home
 
@@ -65,7 +63,7 @@ async def initialize(server: AppServer, params: m.InitializeParams) -> m.Initial
 
 
 async def _load(
-    server: AppServer,
+    server: ServerContext,
     params: m._ThreadOverrides,
     resume: Path | None,
     forked_from: str | None = None,
@@ -77,7 +75,7 @@ async def _load(
     return loaded
 
 
-def _find_path(server: AppServer, thread_id: str) -> Path:
+def _find_path(server: ServerContext, thread_id: str) -> Path:
     from codex_core.frontend import NotASessionError, SessionNotFoundError, find_codex_home
     from codex_core.frontend.sessions import find_session
 
@@ -90,14 +88,18 @@ def _find_path(server: AppServer, thread_id: str) -> Path:
         raise invalid_request(f"no rollout found for thread id {thread_id}") from None
 
 
-async def thread_start(server: AppServer, params: m.ThreadStartParams) -> m.ThreadSessionResponse:
+async def thread_start(
+    server: ServerContext, params: m.ThreadStartParams
+) -> m.ThreadSessionResponse:
     """A new thread, recorded as an ordinary rollout."""
     loaded = await _load(server, params, None)
     server.after_response(n.ThreadStartedNotification(thread=loaded.thread()))
     return loaded.session_response()
 
 
-async def thread_resume(server: AppServer, params: m.ThreadResumeParams) -> m.ThreadSessionResponse:
+async def thread_resume(
+    server: ServerContext, params: m.ThreadResumeParams
+) -> m.ThreadSessionResponse:
     """Load a persisted thread (or return the loaded one) with its turns."""
     loaded = server.threads.get(params.threadId)
     if loaded is None:
@@ -109,7 +111,7 @@ async def thread_resume(server: AppServer, params: m.ThreadResumeParams) -> m.Th
     return loaded.session_response(thread)
 
 
-async def thread_fork(server: AppServer, params: m.ThreadForkParams) -> m.ThreadSessionResponse:
+async def thread_fork(server: ServerContext, params: m.ThreadForkParams) -> m.ThreadSessionResponse:
     """Copy a thread into a new one and load it."""
     from codex_core.frontend import find_codex_home
     from codex_core.rollout import fork_rollout
@@ -127,7 +129,7 @@ async def thread_fork(server: AppServer, params: m.ThreadForkParams) -> m.Thread
     return loaded.session_response(thread)
 
 
-async def thread_list(server: AppServer, params: m.ThreadListParams) -> m.ThreadListResponse:
+async def thread_list(server: ServerContext, params: m.ThreadListParams) -> m.ThreadListResponse:
     """Recorded threads, newest first, paged and filtered by cwd, archive state, provider."""
     from codex_core.frontend import find_codex_home
     from codex_core.rollout import InvalidCursorError, list_sessions
@@ -163,7 +165,7 @@ async def thread_list(server: AppServer, params: m.ThreadListParams) -> m.Thread
     return m.ThreadListResponse(data=data, nextCursor=page.next_cursor)
 
 
-async def thread_read(server: AppServer, params: m.ThreadReadParams) -> m.ThreadReadResponse:
+async def thread_read(server: ServerContext, params: m.ThreadReadParams) -> m.ThreadReadResponse:
     """A thread's metadata and, with `includeTurns`, its turns."""
     path = _find_path(server, params.threadId)
     loaded = server.threads.get(params.threadId)
@@ -173,7 +175,7 @@ async def thread_read(server: AppServer, params: m.ThreadReadParams) -> m.Thread
     return m.ThreadReadResponse(thread=thread)
 
 
-async def thread_archive(server: AppServer, params: m.ThreadIdParams) -> m.EmptyResponse:
+async def thread_archive(server: ServerContext, params: m.ThreadIdParams) -> m.EmptyResponse:
     """Move a thread's rollout to `archived_sessions/` (stopping it if loaded)."""
     from codex_core.frontend import find_codex_home
     from codex_core.rollout import archive_session
@@ -190,7 +192,7 @@ async def thread_archive(server: AppServer, params: m.ThreadIdParams) -> m.Empty
     return m.EmptyResponse()
 
 
-async def thread_compact(server: AppServer, params: m.ThreadIdParams) -> m.EmptyResponse:
+async def thread_compact(server: ServerContext, params: m.ThreadIdParams) -> m.EmptyResponse:
     """Compact the thread's context (runs as a turn)."""
     loaded = server.thread(params.threadId)
     sub_id = await loaded.session.submit(CompactOp())
@@ -213,7 +215,7 @@ def _core_input(entry: items.UserInput) -> InputItem:
             return TextInput(text=entry.path)
 
 
-async def turn_start(server: AppServer, params: m.TurnStartParams) -> m.TurnStartResponse:
+async def turn_start(server: ServerContext, params: m.TurnStartParams) -> m.TurnStartResponse:
     """Start a turn; its progress arrives as notifications."""
     loaded = server.thread(params.threadId)
     if not params.input:
@@ -233,7 +235,7 @@ async def turn_start(server: AppServer, params: m.TurnStartParams) -> m.TurnStar
     return m.TurnStartResponse(turn=turn)
 
 
-async def turn_interrupt(server: AppServer, params: m.TurnInterruptParams) -> m.EmptyResponse:
+async def turn_interrupt(server: ServerContext, params: m.TurnInterruptParams) -> m.EmptyResponse:
     """Abort the running turn; it completes with status `interrupted`."""
     loaded = server.thread(params.threadId)
     if loaded.translator.running_sub(params.turnId) is None:
@@ -245,7 +247,7 @@ async def turn_interrupt(server: AppServer, params: m.TurnInterruptParams) -> m.
 # ------------------------------------------------------------------ misc
 
 
-async def model_list(server: AppServer, params: m.ModelListParams) -> m.ModelListResponse:
+async def model_list(server: ServerContext, params: m.ModelListParams) -> m.ModelListResponse:
     """The models a client may pick."""
     from codex_core.config import load_config
     from codex_core.servers.app_server.catalog import model_catalog
@@ -260,7 +262,7 @@ async def model_list(server: AppServer, params: m.ModelListParams) -> m.ModelLis
 
 
 async def fuzzy_file_search(
-    server: AppServer, params: m.FuzzyFileSearchParams
+    server: ServerContext, params: m.FuzzyFileSearchParams
 ) -> m.FuzzyFileSearchResponse:
     """Files under `roots` matching `query`."""
     import asyncio
@@ -271,7 +273,7 @@ async def fuzzy_file_search(
     return m.FuzzyFileSearchResponse(files=files)
 
 
-Handler = Callable[["AppServer", Any], Awaitable[BaseModel]]
+Handler = Callable[[ServerContext, Any], Awaitable[BaseModel]]
 METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
     "initialize": (m.InitializeParams, initialize),
     "thread/start": (m.ThreadStartParams, thread_start),

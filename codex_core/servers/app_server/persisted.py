@@ -12,13 +12,13 @@ from codex_core import __version__
 from codex_core.rollout import SessionSummary, reconstruct
 from codex_core.rollout.reader import read_rollout
 from codex_core.servers.app_server import model_items as items
+from codex_core.servers.app_server.convert import command_actions, command_line
 from codex_core.servers.app_server.model_thread import (
     NotLoadedStatus,
     Thread,
     ThreadStatus,
     Turn,
 )
-from codex_core.servers.app_server.translate import command_actions, command_line
 
 SOURCES = {"cli", "vscode", "exec", "appServer"}
 

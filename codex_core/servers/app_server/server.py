@@ -31,7 +31,8 @@ from codex_core.servers.app_server.wire import (
 log = logging.getLogger(__name__)
 
 Writer = Callable[[dict[str, Any]], None]
-Handler = Callable[["AppServer", Any], Awaitable[BaseModel]]
+Handler = Callable[[Any, Any], Awaitable[BaseModel]]
+"""A request handler: (the server, parsed params) → result."""
 
 _DECISIONS: dict[str, ReviewDecision] = {
     "accept": "approved",
@@ -66,12 +67,15 @@ def describe_validation_error(err: ValidationError) -> str:
 class AppServer:
     """The protocol state of one client connection."""
 
-    def __init__(self, cli_overrides: list[str], write: Writer) -> None:
-        from codex_core.servers.app_server.handlers import METHODS
-
+    def __init__(
+        self,
+        cli_overrides: list[str],
+        write: Writer,
+        methods: dict[str, tuple[type[ParamsModel], Handler]],
+    ) -> None:
         self.cli_overrides = cli_overrides
         self._write = write
-        self._methods = METHODS
+        self._methods = methods
         self.initialized = False
         self.client_name = ""
         self.threads: dict[str, LoadedThread] = {}

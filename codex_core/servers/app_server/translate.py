@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import shlex
 import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Literal
 
-from codex_core.frontend.commands import display_command
 from codex_core.protocol import (
-    AddChange,
     AgentMessageDeltaEvent,
     AgentMessageEvent,
     AgentReasoningDeltaEvent,
@@ -18,7 +15,6 @@ from codex_core.protocol import (
     AgentReasoningSectionBreakEvent,
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
-    DeleteChange,
     ErrorEvent,
     Event,
     ExecApprovalRequestEvent,
@@ -35,7 +31,6 @@ from codex_core.protocol import (
     TaskCompleteEvent,
     TaskStartedEvent,
     TokenCountEvent,
-    TokenUsage,
     TurnAbortedEvent,
     TurnDiffEvent,
     UserMessageEvent,
@@ -43,6 +38,12 @@ from codex_core.protocol import (
 )
 from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server import model_notify as n
+from codex_core.servers.app_server.convert import (
+    command_actions,
+    command_line,
+    file_changes,
+    usage_breakdown,
+)
 from codex_core.servers.app_server.model_thread import (
     ActiveStatus,
     IdleStatus,
@@ -51,43 +52,6 @@ from codex_core.servers.app_server.model_thread import (
     TurnStatus,
 )
 from codex_core.servers.app_server.wire import now_ms
-
-
-def command_line(command: list[str]) -> str:
-    """A command's argv as one shell-quoted line (the wire's `command`)."""
-    return shlex.join(command)
-
-
-def command_actions(command: list[str]) -> list[items.CommandAction]:
-    """What the command does, as the user would type it (not parsed further)."""
-    return [items.CommandAction(command=display_command(command))]
-
-
-def file_changes(changes: dict[str, FileChange]) -> list[items.FileUpdateChange]:
-    """Core patch changes as wire `FileUpdateChange`s."""
-    out: list[items.FileUpdateChange] = []
-    for path, change in changes.items():
-        if isinstance(change, AddChange):
-            out.append(items.FileUpdateChange(path=path, kind=items.AddKind(), diff=change.content))
-        elif isinstance(change, DeleteChange):
-            out.append(
-                items.FileUpdateChange(path=path, kind=items.DeleteKind(), diff=change.content)
-            )
-        else:
-            kind = items.UpdateKind(move_path=change.move_path)
-            out.append(items.FileUpdateChange(path=path, kind=kind, diff=change.unified_diff))
-    return out
-
-
-def usage_breakdown(usage: TokenUsage) -> n.TokenUsageBreakdown:
-    """Core token usage in wire form."""
-    return n.TokenUsageBreakdown(
-        totalTokens=usage.total_tokens,
-        inputTokens=usage.input_tokens,
-        cachedInputTokens=usage.cached_input_tokens,
-        outputTokens=usage.output_tokens,
-        reasoningOutputTokens=usage.reasoning_output_tokens,
-    )
 
 
 @dataclass
