@@ -163,6 +163,7 @@ def resolve_config(
         notify=list(toml.notify) if toml.notify else None,
         history=HistoryConfig(toml.history.persistence, toml.history.max_bytes),
         hide_agent_reasoning=toml.hide_agent_reasoning,
+        tui_notifications=toml.tui.notifications,
         mcp_servers=mcp_servers_from_toml(toml),
         projects=projects,
         project_doc_max_bytes=(

@@ -110,7 +110,11 @@ class ProjectToml(_Table):
 
 
 class TuiToml(_Table):
-    """`[tui]`: settings of the terminal UI (`notifications` is not supported yet)."""
+    """`[tui]`: settings of the terminal UI."""
+
+    notifications: bool | list[str] = False
+    """Terminal notifications (OSC 9): true, false, or the kinds to send
+    (`agent-turn-complete`, `approval-requested`)."""
 
 
 class ProfileToml(_Table):

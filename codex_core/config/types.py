@@ -106,6 +106,8 @@ class Config:
     notify: list[str] | None = None
     history: HistoryConfig = field(default_factory=HistoryConfig)
     hide_agent_reasoning: bool = False
+    tui_notifications: bool | list[str] = False
+    """`tui.notifications`: true, false, or the notification kinds the TUI sends."""
     mcp_servers: dict[str, McpServerConfig] = field(default_factory=dict)
     projects: dict[str, ProjectConfig] = field(default_factory=dict)
     project_doc_max_bytes: int = DEFAULT_PROJECT_DOC_MAX_BYTES

@@ -15,7 +15,6 @@ NOT_IMPLEMENTED: tuple[tuple[str, ...], ...] = (
     ("disable_response_storage",),  # likewise ignored by 0.169; requests always send store=false
     ("show_raw_agent_reasoning",),
     ("file_opener",),
-    ("tui", "notifications"),
 )
 PROFILE_NOT_IMPLEMENTED = ("disable_response_storage",)
 

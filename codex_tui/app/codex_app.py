@@ -20,6 +20,7 @@ from codex_tui.app.event_pump import pump_events
 from codex_tui.app.messages import CoreEvents, CoreFailed
 from codex_tui.app.screens.api_key import ApiKeyScreen
 from codex_tui.app.screens.chat import ChatScreen
+from codex_tui.app.screens.chat_commands import AppRequest
 from codex_tui.app.screens.resume_picker import ResumePickerScreen
 from codex_tui.app.screens.trust import TrustScreen
 
@@ -93,6 +94,8 @@ class CodexApp(App[ExitSummary]):
             images=options.images,
             on_quit=self.quit_session,
             on_command=self.run_command,
+            codex_home=options.codex_home,
+            notify=options.notifications,
         )
         options.prompt, options.images = None, []
         self.core, self.chat = None, chat
@@ -160,14 +163,54 @@ class CodexApp(App[ExitSummary]):
         """ctrl+q."""
         await self.quit_session()
 
-    async def run_command(self, command: str) -> None:
-        """Slash commands that reach beyond one chat screen."""
-        if command in ("/quit", "/exit"):
-            await self.quit_session()
-        elif command == "/new":
-            self.run_worker(self._replace_session(None), group="switch")
-        elif command == "/resume":
-            self.run_worker(self._pick_and_resume(), group="switch")
+    async def run_command(self, request: AppRequest) -> None:
+        """Slash commands (and backtrack forks) that reach beyond one chat screen."""
+        match request.name:
+            case "quit":
+                await self.quit_session()
+            case "new":
+                self.run_worker(self._replace_session(None), group="switch")
+            case "resume":
+                self.run_worker(self._pick_and_resume(), group="switch")
+            case "fork":
+                self.run_worker(self._fork(request.fork_at, request.text), group="switch")
+            case "save-model":
+                await self._save_model(request.model or "", request.effort)
+            case "logout":
+                self.boot.logout()
+                await self.quit_session()
+
+    async def _save_model(self, model: str, effort: str | None) -> None:
+        from codex_tui.app.widgets.cells.notice_cell import NoticeCell
+
+        try:
+            self.boot.save_model(model, effort)
+            note = NoticeCell("info", f"Model set to {model} ({effort}); saved as the default")
+        except Exception as err:  # a config that cannot be written is a warning, not a crash
+            note = NoticeCell("warning", f"Model set for this session; not saved: {err}")
+        if self.chat is not None:
+            await self.chat.add_cell(note)
+
+    async def _fork(self, fork_at: int | None, text: str | None) -> None:
+        """A new session copied from this one (up to a user message), then maybe a message."""
+        from codex_tui.app.widgets.cells.notice_cell import NoticeCell
+
+        chat = self.chat
+        rollout = chat.applier.rollout_path if chat is not None else None
+        if rollout is None:
+            if chat is not None:
+                await chat.add_cell(
+                    NoticeCell("error", "This session is not saved, so it cannot be forked")
+                )
+            return
+        try:
+            path = self.boot.fork(Path(rollout), fork_at)
+        except OSError as err:
+            if chat is not None:
+                await chat.add_cell(NoticeCell("error", f"Could not fork the session: {err}"))
+            return
+        self.options.prompt = text
+        await self._replace_session(path)
 
     async def _pick_and_resume(self) -> None:
         path = await self.push_screen_wait(self._picker())

@@ -99,6 +99,27 @@ class Boot(Protocol):
         """Create the session (fresh, or resumed from a rollout)."""
         ...
 
+    def fork(self, rollout: Path, nth_user_message: int | None) -> Path:
+        """Copy a session's rollout into a new session, keeping what came before its
+        `nth_user_message` (0-based; None keeps everything); returns the new rollout.
+
+        Raises:
+            OSError: The copy could not be written.
+        """
+        ...
+
+    def save_model(self, model: str, effort: str | None) -> None:
+        """Make the model (and effort) the default in config.toml.
+
+        Raises:
+            Exception: The config could not be written (the message says why).
+        """
+        ...
+
+    def logout(self) -> bool:
+        """Forget the saved API key; False if there was none."""
+        ...
+
 
 @dataclass
 class LaunchOptions:
@@ -113,3 +134,5 @@ class LaunchOptions:
     hide_agent_reasoning: bool = False
     model_context_window: int | None = None
     animate: bool = True
+    codex_home: str | None = None
+    notifications: bool | list[str] = False

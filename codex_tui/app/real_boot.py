@@ -100,6 +100,27 @@ class RealBoot:
         """Recorded sessions under CODEX_HOME."""
         return RolloutSessions(self.config.codex_home, self.config.cwd)
 
+    def fork(self, rollout: Path, nth_user_message: int | None) -> Path:
+        """A new rollout holding the session up to (not including) that user message."""
+        from codex_core.rollout.manage import fork_rollout
+
+        return fork_rollout(self.config.codex_home, rollout, nth_user_message)
+
+    def save_model(self, model: str, effort: str | None) -> None:
+        """`model` and `model_reasoning_effort` in config.toml, comments kept."""
+        from codex_core.config.edit import set_default_model
+
+        set_default_model(self.config.codex_home, model, effort)
+
+    def logout(self) -> bool:
+        """Delete auth.json, as `codex logout` does."""
+        path = self.config.codex_home / "auth.json"
+        try:
+            path.unlink()
+        except FileNotFoundError:
+            return False
+        return True
+
     async def start(self, resume_path: Path | None) -> CoreClient:
         """A new Session, or one resumed from its rollout."""
         # Imported off the event loop so the first screen paints while the core loads.

@@ -158,6 +158,9 @@ class FakeBoot:
         self.saved_keys: list[str] = []
         self.starts: list[Path | None] = []
         self.cores: list[FakeCore] = []
+        self.forks: list[tuple[Path, int | None]] = []
+        self.saved_models: list[tuple[str, str | None]] = []
+        self.logouts = 0
 
     @property
     def core(self) -> FakeCore:
@@ -185,6 +188,20 @@ class FakeBoot:
     def sessions(self) -> FakeSessions:
         """The in-memory listing."""
         return self.session_source
+
+    def fork(self, rollout: Path, nth_user_message: int | None) -> Path:
+        """Remember the fork; the new session "resumes" from a made-up path."""
+        self.forks.append((rollout, nth_user_message))
+        return Path(f"/sessions/fork-{len(self.forks)}.jsonl")
+
+    def save_model(self, model: str, effort: str | None) -> None:
+        """Remember the saved default."""
+        self.saved_models.append((model, effort))
+
+    def logout(self) -> bool:
+        """Remember the logout."""
+        self.logouts += 1
+        return True
 
     async def start(self, resume_path: Path | None) -> FakeCore:
         """A fresh FakeCore that has already emitted `session_configured`."""

@@ -20,6 +20,7 @@ from codex_core.protocol.common import (
     TokenUsageInfo,
     UpdateChange,
 )
+from codex_tui.app.coalesce import coalesce
 from codex_tui.app.diffs import DiffLine, DiffStat, diff_stats, file_diff, parse_unified_diff
 from codex_tui.app.event_pump import pump_events
 from codex_tui.app.formatting import (
@@ -35,7 +36,6 @@ from codex_tui.app.formatting import (
     truncate_line,
 )
 from codex_tui.app.history import ComposerHistory, Fetch, Show
-from codex_tui.app.screens.chat import coalesce
 from codex_tui.app.turn_timer import TurnTimer
 from codex_tui.app.widgets.cells.agent_cell import SEGMENT_CHARS, open_fence, split_point
 from tests.tui.fake_core import FakeCore, frozen_clock

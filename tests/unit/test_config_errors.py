@@ -122,7 +122,6 @@ def test_config_unknown_keys_warn_and_are_ignored(tmp_path: Path) -> None:
     )
     assert config.model == "o3"
     assert config.warnings == [
-        "config key `tui.notifications` is not supported by this codex yet (ignored)",
         "unknown config key `mystery` in config.toml (ignored)",
         "unknown config key `tui.colour` in config.toml (ignored)",
         "unknown config key `model_providers.mock.secret_sauce` in config.toml (ignored)",

@@ -25,8 +25,6 @@ def _load(home: Path, text: str) -> list[str]:
         ("show_raw_agent_reasoning = true\n", "show_raw_agent_reasoning"),
         ('file_opener = "cursor"\n', "file_opener"),
         ("file_opener = 3\n", "file_opener"),
-        ("[tui]\nnotifications = true\n", "tui.notifications"),
-        ('[tui]\nnotifications = ["agent-turn-complete"]\n', "tui.notifications"),
         (
             '[profiles.p]\nmodel = "o3"\ndisable_response_storage = true\n',
             "profiles.p.disable_response_storage",
@@ -57,5 +55,4 @@ def test_config_unsupported_list_matches_the_codex_keys() -> None:
         "disable_response_storage",
         "show_raw_agent_reasoning",
         "file_opener",
-        "tui.notifications",
     }

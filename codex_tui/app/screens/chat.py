@@ -14,28 +14,38 @@ from textual.widget import Widget
 from codex_core.frontend.approvals import approval_op
 from codex_core.protocol import (
     AddToHistoryOp,
-    AgentMessageDeltaEvent,
-    AgentReasoningDeltaEvent,
-    CompactOp,
     Event,
-    EventMsg,
-    ExecCommandOutputDeltaEvent,
     GetHistoryEntryRequestOp,
     GetHistoryEntryResponseEvent,
     InterruptOp,
     Op,
     SessionConfiguredEvent,
     UserInputOp,
+    WarningEvent,
     parse_event_msg,
 )
-from codex_core.protocol.common import InputItem, LocalImageInput, TextInput
+from codex_core.protocol.common import (
+    AskForApproval,
+    InputItem,
+    LocalImageInput,
+    SandboxPolicy,
+    TextInput,
+)
+from codex_tui.app import notifications, slash_commands
 from codex_tui.app.clock import Clock
+from codex_tui.app.coalesce import coalesce
 from codex_tui.app.core import CoreClient
 from codex_tui.app.formatting import shorten_path
 from codex_tui.app.screens.approval import ApprovalAnswer, ApprovalRequest, ApprovalScreen
+from codex_tui.app.screens.chat_backtrack import Backtrack
+from codex_tui.app.screens.chat_commands import AppRequest, SlashRunner
+from codex_tui.app.screens.chat_completion import Completion
 from codex_tui.app.screens.chat_events import EventApplier
+from codex_tui.app.screens.pager import PagerScreen
 from codex_tui.app.turn_timer import TurnTimer
 from codex_tui.app.widgets.cells.header_cell import HeaderCell
+from codex_tui.app.widgets.cells.user_cell import UserCell
+from codex_tui.app.widgets.completion_popup import CompletionPopup
 from codex_tui.app.widgets.composer import Composer
 from codex_tui.app.widgets.footer_bar import FooterBar
 from codex_tui.app.widgets.queued_list import QueuedList
@@ -44,31 +54,6 @@ from codex_tui.app.widgets.transcript import Transcript
 
 QUIT_WINDOW_SECONDS = 2.0
 TICK_SECONDS = 0.1
-
-
-def coalesce(events: list[Event]) -> list[EventMsg]:
-    """Merge runs of streamed deltas (answer, reasoning, one command's output) into one event each."""
-    out: list[EventMsg] = []
-    for event in events:
-        msg = event.msg
-        last = out[-1] if out else None
-        if isinstance(msg, AgentMessageDeltaEvent) and isinstance(last, AgentMessageDeltaEvent):
-            out[-1] = AgentMessageDeltaEvent(delta=last.delta + msg.delta)
-        elif isinstance(msg, AgentReasoningDeltaEvent) and isinstance(
-            last, AgentReasoningDeltaEvent
-        ):
-            out[-1] = AgentReasoningDeltaEvent(delta=last.delta + msg.delta)
-        elif (
-            isinstance(msg, ExecCommandOutputDeltaEvent)
-            and isinstance(last, ExecCommandOutputDeltaEvent)
-            and last.call_id == msg.call_id
-        ):
-            out[-1] = ExecCommandOutputDeltaEvent(
-                call_id=msg.call_id, stream=msg.stream, chunk=last.chunk + msg.chunk
-            )
-        else:
-            out.append(msg)
-    return out
 
 
 class ChatScreen(Screen[None]):
@@ -83,6 +68,8 @@ class ChatScreen(Screen[None]):
         Binding("escape", "interrupt", "interrupt", show=False),
         Binding("ctrl+c", "ctrl_c", "quit", show=False, priority=True),
         Binding("ctrl+d", "ctrl_d", "quit", show=False, priority=True),
+        Binding("ctrl+t", "transcript", "transcript", show=False, priority=True),
+        Binding("f2", "warnings", "warnings", show=False, priority=True),
     ]
 
     def __init__(
@@ -96,7 +83,9 @@ class ChatScreen(Screen[None]):
         prompt: str | None = None,
         images: list[Path] | None = None,
         on_quit: Callable[[], Awaitable[None]],
-        on_command: Callable[[str], Awaitable[None]],
+        on_command: Callable[[AppRequest], Awaitable[None]],
+        codex_home: str | None = None,
+        notify: bool | list[str] = False,
     ) -> None:
         super().__init__()
         self.core = core
@@ -117,11 +106,24 @@ class ChatScreen(Screen[None]):
         self.quit_armed = False
         self._on_quit = on_quit
         self._on_command = on_command
+        self.codex_home = codex_home
+        self.notify_setting = notify
+        self.model: str | None = None
+        self.effort: str | None = None
+        self.provider: str | None = None
+        self.approval: AskForApproval | None = None
+        self.sandbox: SandboxPolicy | None = None
+        self.context_left: int | None = None
+        self.warnings: list[str] = []
+        self.completion = Completion(self)
+        self.backtrack = Backtrack(self)
+        self.slash = SlashRunner(self)
 
     def compose(self) -> ComposeResult:
         yield Transcript()
         yield StatusLine()
         yield QueuedList()
+        yield CompletionPopup()
         yield Composer()
         yield FooterBar()
 
@@ -134,6 +136,14 @@ class ChatScreen(Screen[None]):
 
     async def apply_events(self, events: list[Event]) -> None:
         """Apply a batch of core events in order."""
+        startup = [e for e in events if e.id == "0" and isinstance(e.msg, WarningEvent)]
+        if startup:
+            # Start-up warnings (config keys, MCP servers) wait behind the footer badge.
+            for event in startup:
+                assert isinstance(event.msg, WarningEvent)
+                self.warnings.append(event.msg.message)
+            self.query_one(FooterBar).set_state(warnings=len(self.warnings))
+            events = [e for e in events if not (e.id == "0" and isinstance(e.msg, WarningEvent))]
         for msg in coalesce(events):
             await self.applier.apply(msg)
 
@@ -144,6 +154,10 @@ class ChatScreen(Screen[None]):
     async def on_session_configured(self, event: SessionConfiguredEvent) -> None:
         """Header, history, and a resumed session's past events; then the launch prompt."""
         sandbox = event.sandbox_policy.mode if event.sandbox_policy else "default"
+        self.model, self.effort = event.model, event.reasoning_effort
+        self.provider = event.model_provider_id
+        self.approval, self.sandbox = event.approval_policy, event.sandbox_policy
+        self.query_one(FooterBar).set_state(model=self.model, effort=self.effort)
         await self.add_cell(
             HeaderCell(
                 version=self.version,
@@ -176,6 +190,9 @@ class ChatScreen(Screen[None]):
         seconds = self.timer.stop()
         self.query_one(StatusLine).hide()
         self.query_one(FooterBar).set_state(running=False)
+        self.notify_user(
+            "agent-turn-complete", "Codex finished the turn" + (" (interrupted)" if aborted else "")
+        )
         self.approvals.clear()
         if self.approval_open and isinstance(self.app.screen, ApprovalScreen):
             self.approval_open = False
@@ -190,6 +207,7 @@ class ChatScreen(Screen[None]):
             else:
                 self.run_worker(self._send(self.queued.pop(0)), group="ops")
             self.query_one(QueuedList).show(self.queued)
+        self.query_one(FooterBar).set_state(queued=len(self.queued))
         return seconds
 
     def on_reasoning_header(self, header: str) -> None:
@@ -198,11 +216,17 @@ class ChatScreen(Screen[None]):
 
     def on_context_left(self, percent: int) -> None:
         """Footer figure."""
+        self.context_left = percent
         self.query_one(FooterBar).set_state(context_left=percent)
+
+    def on_user_message(self, text: str, cell: UserCell) -> None:
+        """Remember the message for backtracking."""
+        self.backtrack.add(text, cell)
 
     def on_approval_request(self, request: ApprovalRequest) -> None:
         """Queue the request; show it now if no other modal is open."""
         self.approvals.append(request)
+        self.notify_user("approval-requested", "Codex is waiting for your approval")
         if not self.approval_open:
             self._next_approval()
 
@@ -216,29 +240,94 @@ class ChatScreen(Screen[None]):
     # ------------------------------------------------------------------ user actions
 
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
-        """Send now, queue while a turn runs, or run a slash command."""
-        text = message.text
-        command = text.strip()
-        if command in ("/quit", "/exit", "/new", "/resume", "/compact"):
-            if command == "/compact":
-                await self._submit(CompactOp())
-            else:
-                await self._on_command(command)
+        """Send now, queue while a turn runs, run a slash command, or fork after backtrack."""
+        await self.submit_text(message.text)
+
+    async def submit_text(self, text: str) -> None:
+        """What Enter does with the composer's text."""
+        self.completion.hide()
+        parsed = slash_commands.parse(text)
+        if parsed is not None:
+            await self.slash.run(parsed, text)
+            return
+        fork_at, self.backtrack.fork_from = self.backtrack.fork_from, None
+        if fork_at is not None and not self.running:
+            self.query_one(FooterBar).set_mode(None)
+            await self._on_command(AppRequest("fork", fork_at=fork_at, text=text))
             return
         if self.running:
             self.queued.append(text)
             self.query_one(QueuedList).show(self.queued)
+            self.query_one(FooterBar).set_state(queued=len(self.queued))
             return
         await self._send(text)
+
+    async def send_text(self, text: str) -> None:
+        """Send a message the UI wrote (for /init, /review)."""
+        await self._send(text)
+
+    async def submit_op(self, op: Op) -> None:
+        """Submit an op (held until the session exists)."""
+        await self._submit(op)
+
+    async def request_app(self, request: AppRequest) -> None:
+        """Ask the app for something beyond this screen."""
+        await self._on_command(request)
+
+    def on_text_area_changed(self, _event: object) -> None:
+        """Open, filter or close the completion popup."""
+        self.completion.refresh()
+
+    async def on_composer_nav_key(self, message: Composer.NavKey) -> None:
+        """Keys the composer handed up while a popup or a backtrack selection is open."""
+        if self.backtrack.active:
+            self.backtrack.key(message.key)
+        elif not await self.completion.key(message.key):
+            self.completion.hide()
+            if message.key == "enter":
+                await self.submit_text(self.query_one(Composer).expanded_text())
+                self.query_one(Composer).clear_input()
+
+    def on_key(self, event: object) -> None:
+        """Any other key ends a backtrack selection."""
+        if self.backtrack.active:
+            self.backtrack.cancel()
+
+    def action_transcript(self) -> None:
+        """Ctrl+T: the whole session in the pager."""
+        self.app.push_screen(PagerScreen("Transcript", self.applier.log.lines, start_at_end=True))
+
+    def action_warnings(self) -> None:
+        """F2: the start-up warnings."""
+        from textual.content import Content
+
+        lines = [Content.assemble(("⚠ ", "$warning"), w) for w in self.warnings]
+        self.app.push_screen(PagerScreen("Warnings", lines))
+
+    def set_model(self, model: str, effort: str | None) -> None:
+        """After /model."""
+        self.model, self.effort = model, effort
+        self.query_one(FooterBar).set_state(model=model, effort=effort)
+
+    def set_policies(self, approval: AskForApproval, sandbox: SandboxPolicy) -> None:
+        """After /permissions."""
+        self.approval, self.sandbox = approval, sandbox
+
+    def notify_user(self, kind: notifications.NotificationKind, text: str) -> None:
+        """An OSC 9 notification, if the setting asks for it and the terminal is unfocused."""
+        notifications.send(self.app, self.notify_setting, kind, text)
 
     async def on_composer_history_requested(self, message: Composer.HistoryRequested) -> None:
         """Fetch a persistent history entry."""
         await self._submit(GetHistoryEntryRequestOp(offset=message.offset, log_id=message.log_id))
 
     async def action_interrupt(self) -> None:
-        """Esc: stop the running turn."""
+        """Esc: stop the running turn; on an idle empty composer, start backtracking."""
         if self.running:
             await self._submit(InterruptOp())
+        elif not self.query_one(Composer).text:
+            self.backtrack.escape()
+            self.completion.hide()
 
     async def action_ctrl_c(self) -> None:
         """Clear the composer or interrupt; a second press within 2 s quits."""
@@ -248,8 +337,11 @@ class ChatScreen(Screen[None]):
         composer = self.query_one(Composer)
         if composer.text:
             composer.clear_input()
+            self.backtrack.forget_fork()
         elif self.running:
+            # Interrupting must not arm quit: the next ctrl+c would end the session.
             await self._submit(InterruptOp())
+            return
         self.quit_armed = True
         self.query_one(FooterBar).set_state(quit_armed=True)
         self.set_timer(QUIT_WINDOW_SECONDS, self._disarm_quit)

@@ -12,6 +12,7 @@ from codex_tui.app.history import ComposerHistory, Fetch, Show, Step
 
 LARGE_PASTE_CHARS = 1000
 """Pastes longer than this show as a placeholder and are expanded, intact, when sent."""
+NAV_KEYS = ("up", "down", "tab", "enter", "escape")
 PLACEHOLDER = re.compile(r"\[Pasted text #(\d+): [\d,]+ chars\]")
 
 
@@ -24,6 +25,13 @@ class Composer(TextArea):
         def __init__(self, text: str) -> None:
             super().__init__()
             self.text = text
+
+    class NavKey(Message):
+        """A navigation key (up, down, tab, enter, escape) while the screen asked for them."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
 
     class HistoryRequested(Message):
         """Up reached a persistent history entry that must be fetched from the core."""
@@ -44,6 +52,8 @@ class Composer(TextArea):
         )
         self.past = ComposerHistory()
         self.pastes: dict[int, str] = {}
+        self.capture_keys = False
+        """Set by the screen while a popup or a selection wants the navigation keys."""
 
     def clear_input(self) -> None:
         """Empty the composer and forget pasted blocks."""
@@ -65,7 +75,10 @@ class Composer(TextArea):
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
-        if key == "enter":
+        if self.capture_keys and key in NAV_KEYS:
+            self._stop(event)
+            self.post_message(self.NavKey(key))
+        elif key == "enter":
             self._stop(event)
             self._submit()
         elif key in ("shift+enter", "ctrl+j", "alt+enter"):
@@ -94,6 +107,18 @@ class Composer(TextArea):
         number = len(self.pastes) + 1
         self.pastes[number] = text
         self.insert(f"[Pasted text #{number}: {len(text):,} chars]")
+
+    def token_at_cursor(self) -> tuple[int, str]:
+        """The whitespace-free word ending at the cursor on its line: (start column, word)."""
+        row, col = self.cursor_location
+        line = self.document.get_line(row)[:col]
+        start = max(line.rfind(" "), line.rfind("\t")) + 1
+        return start, line[start:]
+
+    def replace_token(self, start: int, text: str) -> None:
+        """Replace the word ending at the cursor (from column `start`) with `text`."""
+        row, col = self.cursor_location
+        self.replace(text, (row, start), (row, col))
 
     def _submit(self) -> None:
         text = self.expanded_text()

@@ -25,12 +25,18 @@ class Transcript(VerticalScroll, can_focus=False):
 
         Anchoring earlier would push a short transcript to the bottom of the screen.
         """
-        if not self.is_anchored and event.virtual_size.height > event.size.height:
+        self._maybe_anchor()
+
+    def _maybe_anchor(self) -> None:
+        if not self.is_anchored and self.virtual_size.height > self.size.height:
             self.anchor()
 
     async def add(self, cell: Widget) -> None:
         """Mount a cell at the end, dropping the oldest ones past the limit."""
         await self.mount(cell)
+        if not self.is_anchored:
+            # Replayed cells mount before a resize says they overflow: check after layout.
+            self.call_after_refresh(self._maybe_anchor)
         cells = [child for child in self.children if child.id != "dropped"]
         excess = len(cells) - self.max_cells
         if excess > 0:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
+
+from codex_tui.app.markdown_render import AgentMarkdown as RichMarkdown
 
 MAX_STREAM_CHARS = 200_000
 """Past this many characters the display stops growing (the rollout keeps the whole answer)."""

@@ -1,0 +1,103 @@
+"""The workspace's files for the `@` popup: walked once off the event loop, then filtered fast.
+
+In a git work tree the list comes from `git ls-files` (tracked plus untracked files that
+.gitignore does not exclude); elsewhere from a directory walk that skips hidden directories.
+Filtering is incremental: a query that extends the previous one only filters the previous
+matches.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import subprocess
+import threading
+from pathlib import Path
+
+from codex_tui.app.fuzzy import rank_key, subsequence_pattern
+
+WALK_CHUNK = 5000
+"""Files are published to searchers in chunks of this many while the walk runs."""
+MAX_FILES = 500_000
+
+
+class FileIndex:
+    """Relative paths of a workspace's files (thread-safe to read while the walk runs)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.paths: list[str] = []
+        self.done = threading.Event()
+        self._last: tuple[str, int, list[str]] | None = None
+
+    def walk(self) -> None:
+        """List the files (blocking: call from a worker thread)."""
+        try:
+            if not self._git_files():
+                self._walk_dirs()
+        finally:
+            self.done.set()
+
+    def _git_files(self) -> bool:
+        try:
+            proc = subprocess.Popen(
+                ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                cwd=self.root,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                stdin=subprocess.DEVNULL,
+            )
+        except OSError:
+            return False
+        assert proc.stdout is not None
+        data = proc.stdout.read()
+        if proc.wait() != 0:
+            return False
+        seen: set[str] = set()
+        chunk: list[str] = []
+        for raw in data.split(b"\0"):
+            if not raw:
+                continue
+            path = raw.decode("utf-8", "surrogateescape")
+            if path in seen:
+                continue
+            seen.add(path)
+            chunk.append(path)
+            if len(chunk) >= WALK_CHUNK:
+                self.paths.extend(chunk)
+                chunk = []
+        self.paths.extend(chunk)
+        return True
+
+    def _walk_dirs(self) -> None:
+        root = str(self.root)
+        chunk: list[str] = []
+        for directory, dirs, files in os.walk(root):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            relative = os.path.relpath(directory, root)
+            prefix = "" if relative == "." else relative + "/"
+            chunk.extend(prefix + name for name in files)
+            if len(chunk) >= WALK_CHUNK:
+                self.paths.extend(chunk)
+                chunk = []
+            if len(self.paths) + len(chunk) >= MAX_FILES:
+                break
+        self.paths.extend(chunk)
+
+    def search(self, query: str, limit: int = 20) -> list[str]:
+        """The best `limit` matches for `query` among the files listed so far."""
+        count = len(self.paths)
+        last = self._last
+        if last is not None and last[1] == count and query.startswith(last[0]):
+            pool = last[2]
+        else:
+            pool = self.paths[:count]
+        if query:
+            search = subsequence_pattern(query).search
+            matched = [p for p in pool if search(p)]
+        else:
+            matched = pool
+        self._last = (query, count, matched)
+        if not query:
+            return heapq.nsmallest(limit, matched, key=lambda p: (p.count("/"), len(p), p))
+        return heapq.nsmallest(limit, matched, key=lambda p: rank_key(query, p))

@@ -1,0 +1,113 @@
+"""Backtrack: Esc Esc on an empty composer walks back through the user's messages; Enter
+puts the chosen one in the composer, and sending it forks the conversation from there."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from codex_tui.app.widgets.cells.user_cell import UserCell
+from codex_tui.app.widgets.composer import Composer
+from codex_tui.app.widgets.footer_bar import FooterBar
+
+if TYPE_CHECKING:
+    from codex_tui.app.screens.chat import ChatScreen
+
+ARM_SECONDS = 1.5
+
+
+class Backtrack:
+    """Selection state over the session's user messages (0-based, oldest first)."""
+
+    def __init__(self, screen: ChatScreen) -> None:
+        self.screen = screen
+        self.messages: list[str] = []
+        self.cells: dict[int, UserCell] = {}
+        self.armed = False
+        self.active = False
+        self.index: int | None = None
+        self.fork_from: int | None = None
+        """Set after Enter: the next submission forks before this user message."""
+
+    def add(self, text: str, cell: UserCell) -> None:
+        """A user message joined the transcript."""
+        self.cells[len(self.messages)] = cell
+        self.messages.append(text)
+
+    def escape(self) -> None:
+        """Esc with an empty, idle composer: arm, then start selecting the newest message."""
+        if not self.messages:
+            return
+        if not self.armed and not self.active:
+            self.armed = True
+            self._footer()
+            self.screen.set_timer(ARM_SECONDS, self._disarm)
+            return
+        self.armed = False
+        if not self.active:
+            self.active = True
+            self._select(len(self.messages) - 1)
+        else:
+            self._select(max(0, (self.index or 0) - 1))
+
+    def key(self, key: str) -> None:
+        """A navigation key while selecting."""
+        if key in ("escape", "up"):
+            self._select(max(0, (self.index or 0) - 1))
+        elif key == "down":
+            if self.index is not None and self.index + 1 < len(self.messages):
+                self._select(self.index + 1)
+            else:
+                self.cancel()
+        elif key == "enter" and self.index is not None:
+            chosen = self.index
+            self.cancel()
+            self.fork_from = chosen
+            composer = self.screen.query_one(Composer)
+            composer.load_text(self.messages[chosen])
+            composer.move_cursor(composer.document.end)
+            self._footer()
+        else:
+            self.cancel()
+
+    def cancel(self) -> None:
+        """Stop selecting (the composer keeps what it has)."""
+        self._highlight(None)
+        self.active = False
+        self.armed = False
+        self.index = None
+        self.screen.completion.hide()
+        self._footer()
+
+    def forget_fork(self) -> None:
+        """The composer was cleared: the next message continues the conversation."""
+        self.fork_from = None
+        self._footer()
+
+    def _select(self, index: int) -> None:
+        self.index = index
+        self._highlight(index)
+        self.screen.completion.hide()  # re-syncs the composer's key capture
+        self._footer()
+
+    def _highlight(self, index: int | None) -> None:
+        for number, cell in self.cells.items():
+            cell.set_class(number == index, "-selected")
+            if number == index and cell.is_mounted:
+                cell.scroll_visible(animate=False)
+
+    def _disarm(self) -> None:
+        if self.armed:
+            self.armed = False
+            self._footer()
+
+    def _footer(self) -> None:
+        footer = self.screen.query_one(FooterBar)
+        if self.active:
+            total = len(self.messages)
+            footer.set_mode(f"backtrack {(self.index or 0) + 1}/{total}")
+        elif self.armed:
+            footer.set_mode("esc-armed")
+        elif self.fork_from is not None:
+            footer.set_mode("editing")
+        else:
+            footer.set_mode(None)

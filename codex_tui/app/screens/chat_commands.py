@@ -1,0 +1,285 @@
+"""What each slash command does on the chat screen (app-wide ones are handed to the app)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from textual.content import Content
+
+from codex_core.protocol import CompactOp, ListMcpToolsOp, OverrideTurnContextOp, UndoOp
+from codex_core.protocol.common import (
+    AskForApproval,
+    DangerFullAccessPolicy,
+    ReadOnlyPolicy,
+    ReasoningEffort,
+    SandboxPolicy,
+    WorkspaceWritePolicy,
+)
+from codex_tui.app.git_diff import NotInGitError, diff_lines, working_tree_diff
+from codex_tui.app.screens.choice import Choice, ChoiceScreen
+from codex_tui.app.screens.pager import PagerScreen
+from codex_tui.app.slash_commands import Invocation, Unknown
+from codex_tui.app.status_report import StatusFacts, status_rows
+from codex_tui.app.widgets.cells.info_cell import InfoCell
+from codex_tui.app.widgets.cells.notice_cell import NoticeCell
+from codex_tui.app.widgets.composer import Composer
+
+if TYPE_CHECKING:
+    from codex_tui.app.screens.chat import ChatScreen
+
+AppRequestName = Literal["quit", "new", "resume", "fork", "save-model", "logout"]
+
+MODELS = (
+    ("gpt-5.1-codex-max", "the strongest model for long agentic coding"),
+    ("gpt-5.1-codex", "tuned for coding in Codex"),
+    ("gpt-5.1-codex-mini", "cheaper and faster, a little less capable"),
+    ("gpt-5.1", "broad knowledge and reasoning"),
+    ("gpt-5-codex", "the previous coding model"),
+)
+EFFORTS: tuple[tuple[ReasoningEffort, str], ...] = (
+    ("low", "quick answers, light reasoning"),
+    ("medium", "balanced (the default)"),
+    ("high", "thinks longer on hard problems"),
+)
+PRESETS: dict[str, tuple[str, str, AskForApproval, SandboxPolicy]] = {
+    "read-only": (
+        "Read only",
+        "asks before editing files or using the network",
+        "on-request",
+        ReadOnlyPolicy(),
+    ),
+    "auto": (
+        "Auto",
+        "edits and runs commands in the workspace; asks beyond it",
+        "on-request",
+        WorkspaceWritePolicy(),
+    ),
+    "full-access": (
+        "Full access",
+        "no sandbox and no questions: use with care",
+        "never",
+        DangerFullAccessPolicy(),
+    ),
+}
+INIT_PROMPT = (
+    "Create an AGENTS.md file at the root of this repository that helps coding agents work "
+    "here. Look around first (layout, build, test and lint commands, code style, how commits "
+    "and pull requests are written), then write a short, concrete guide in Markdown titled "
+    '"Repository Guidelines" with sections such as project structure, build and test '
+    "commands, coding style, testing and commit conventions. Keep it under 400 words and "
+    "only state what you verified in the repository."
+)
+REVIEW_PROMPT = (
+    "Review the uncommitted changes in this working tree (run `git status` and `git diff HEAD`, "
+    "and read new files). Report concrete problems only: bugs, regressions, missing error "
+    "handling, security issues and missing tests, each with the file and line and why it "
+    "matters, most serious first. Do not change any files."
+)
+
+
+@dataclass(frozen=True)
+class AppRequest:
+    """Something only the app can do (it owns the session and the config)."""
+
+    name: AppRequestName
+    fork_at: int | None = None
+    text: str | None = None
+    model: str | None = None
+    effort: str | None = None
+
+
+class SlashRunner:
+    """Runs parsed slash commands for one chat screen."""
+
+    def __init__(self, screen: ChatScreen) -> None:
+        self.screen = screen
+
+    async def run(self, parsed: Invocation | Unknown, text: str) -> None:
+        """Run a command, or explain why not."""
+        screen = self.screen
+        if isinstance(parsed, Unknown):
+            composer = screen.query_one(Composer)
+            composer.load_text(text)
+            composer.move_cursor(composer.document.end)
+            await screen.add_cell(
+                NoticeCell(
+                    "info",
+                    f"{parsed.word} is not a command; type / to see them (nothing was sent)",
+                )
+            )
+            return
+        command = parsed.command
+        if command.idle_only and screen.running:
+            await screen.add_cell(
+                NoticeCell("info", f"/{command.name} is unavailable while a turn runs")
+            )
+            return
+        handler = getattr(self, f"cmd_{command.name}")
+        await handler(parsed.args)
+
+    async def _app(self, request: AppRequest) -> None:
+        await self.screen.request_app(request)
+
+    async def cmd_quit(self, _args: str) -> None:
+        """Leave."""
+        await self._app(AppRequest("quit"))
+
+    cmd_exit = cmd_quit
+
+    async def cmd_new(self, _args: str) -> None:
+        """A fresh session."""
+        await self._app(AppRequest("new"))
+
+    async def cmd_resume(self, _args: str) -> None:
+        """The picker, in the app."""
+        await self._app(AppRequest("resume"))
+
+    async def cmd_fork(self, _args: str) -> None:
+        """Continue a copy of this session."""
+        await self._app(AppRequest("fork"))
+
+    async def cmd_logout(self, _args: str) -> None:
+        """Forget the key, then quit."""
+        await self._app(AppRequest("logout"))
+
+    async def cmd_compact(self, _args: str) -> None:
+        """Summarise the conversation."""
+        await self.screen.submit_op(CompactOp())
+
+    async def cmd_undo(self, _args: str) -> None:
+        """Ask the core to restore the last snapshot."""
+        await self.screen.submit_op(UndoOp())
+
+    async def cmd_mcp(self, _args: str) -> None:
+        """Ask the core for the servers; the answer becomes a cell."""
+        await self.screen.submit_op(ListMcpToolsOp())
+
+    async def cmd_init(self, _args: str) -> None:
+        """Ask the model to write AGENTS.md (unless one exists)."""
+        cwd = Path(self.screen.applier.cwd or ".")
+        if (cwd / "AGENTS.md").exists():
+            await self.screen.add_cell(
+                NoticeCell("info", "AGENTS.md already exists here; /init leaves it alone")
+            )
+            return
+        await self.screen.send_text(INIT_PROMPT)
+
+    async def cmd_review(self, args: str) -> None:
+        """Ask the model to review the working tree's changes."""
+        await self.screen.send_text(REVIEW_PROMPT + (f"\n\nFocus: {args}" if args else ""))
+
+    async def cmd_mention(self, _args: str) -> None:
+        """Start an @ mention in the composer."""
+        composer = self.screen.query_one(Composer)
+        composer.insert("@")
+
+    async def cmd_status(self, _args: str) -> None:
+        """A cell with the session's settings and usage."""
+        screen = self.screen
+        rows = status_rows(self.status_facts())
+        await screen.add_cell(InfoCell("Status", rows))
+
+    async def cmd_diff(self, _args: str) -> None:
+        """The working tree's diff in the pager."""
+        cwd = Path(self.screen.applier.cwd or ".")
+        try:
+            diff = await asyncio.to_thread(working_tree_diff, cwd)
+        except NotInGitError:
+            await self.screen.add_cell(
+                NoticeCell("info", f"/diff needs a git repository; {cwd} is not inside one")
+            )
+            return
+        lines = diff_lines(diff) if diff.strip() else [Content("No changes.")]
+        await self.screen.app.push_screen(PagerScreen("Diff (working tree vs HEAD)", lines))
+
+    async def cmd_model(self, _args: str) -> None:
+        """Pick a model, then an effort; apply and save as the default."""
+        screen = self.screen
+        current = screen.model or ""
+        names = [name for name, _ in MODELS]
+        models = [Choice(n, n, d, current=n == current) for n, d in MODELS]
+        if current and current not in names:
+            models.insert(0, Choice(current, current, "configured", current=True))
+
+        def picked_model(model: str | None) -> None:
+            if model is None:
+                return
+            efforts = [
+                Choice(e, e, d, current=e == (screen.effort or "medium")) for e, d in EFFORTS
+            ]
+            screen.app.push_screen(
+                ChoiceScreen("Reasoning effort", f"How hard {model} thinks", efforts),
+                callback=lambda effort: self._set_model(model, effort),
+            )
+
+        screen.app.push_screen(
+            ChoiceScreen("Model", "Saved as the default in config.toml", models),
+            callback=picked_model,
+        )
+
+    async def _set_model(self, model: str, effort: str | None) -> None:
+        if effort is None:
+            return
+        chosen: ReasoningEffort | None = next((e for e, _ in EFFORTS if e == effort), None)
+        await self.screen.submit_op(OverrideTurnContextOp(model=model, effort=chosen))
+        self.screen.set_model(model, effort)
+        await self._app(AppRequest("save-model", model=model, effort=effort))
+
+    async def cmd_permissions(self, _args: str) -> None:
+        """Pick an approval + sandbox preset for the rest of the session."""
+        choices = [
+            Choice(key, label, description, current=key == self.preset())
+            for key, (label, description, _policy, _sandbox) in PRESETS.items()
+        ]
+        self.screen.app.push_screen(
+            ChoiceScreen("Permissions", "For the rest of this session", choices),
+            callback=self._set_preset,
+        )
+
+    async def _set_preset(self, key: str | None) -> None:
+        if key is None:
+            return
+        label, _description, policy, sandbox = PRESETS[key]
+        await self.screen.submit_op(
+            OverrideTurnContextOp(approval_policy=policy, sandbox_policy=sandbox)
+        )
+        self.screen.set_policies(policy, sandbox)
+        await self.screen.add_cell(
+            NoticeCell("info", f"Permissions: {label} (approval {policy}, sandbox {sandbox.mode})")
+        )
+
+    def status_facts(self) -> StatusFacts:
+        """What /status reports."""
+        screen = self.screen
+        from codex_core.instructions import project_doc_paths
+
+        cwd = screen.applier.cwd
+        agents = [str(p) for p in project_doc_paths(Path(cwd))] if cwd else []
+        if screen.codex_home and (Path(screen.codex_home) / "AGENTS.md").is_file():
+            agents.insert(0, str(Path(screen.codex_home) / "AGENTS.md"))
+        return StatusFacts(
+            model=screen.model,
+            effort=screen.effort,
+            provider=screen.provider,
+            cwd=cwd,
+            approval=screen.approval,
+            sandbox=screen.sandbox,
+            session_id=screen.applier.session_id,
+            codex_home=screen.codex_home,
+            agents_files=agents,
+            usage=screen.applier.total_usage,
+            context_left=screen.context_left,
+            context_window=screen.applier.context_window,
+        )
+
+    def preset(self) -> str | None:
+        """The /permissions preset the current policies match, if any."""
+        mode = self.screen.sandbox.mode if self.screen.sandbox else None
+        if mode == "danger-full-access" and self.screen.approval == "never":
+            return "full-access"
+        if mode == "read-only":
+            return "read-only"
+        return "auto" if mode == "workspace-write" else None

@@ -1,0 +1,131 @@
+"""Drives the completion popup from the composer: `/` commands and `@` file paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from codex_tui.app import slash_commands
+from codex_tui.app.file_search import FileIndex
+from codex_tui.app.widgets.completion_popup import CompletionPopup
+from codex_tui.app.widgets.composer import Composer
+
+if TYPE_CHECKING:
+    from codex_tui.app.screens.chat import ChatScreen
+
+FILE_ROWS = 8
+WALK_POLL_SECONDS = 0.05
+
+
+class Completion:
+    """Decides what the popup shows after each edit, and what its keys do."""
+
+    def __init__(self, screen: ChatScreen) -> None:
+        self.screen = screen
+        self.files: FileIndex | None = None
+        self._file_token: tuple[int, str] | None = None
+        self._polling = False
+
+    @property
+    def popup(self) -> CompletionPopup:
+        """The popup widget."""
+        return self.screen.query_one(CompletionPopup)
+
+    @property
+    def composer(self) -> Composer:
+        """The composer widget."""
+        return self.screen.query_one(Composer)
+
+    def index_files(self, root: Path) -> None:
+        """Start listing the workspace's files in a worker thread (once)."""
+        if self.files is None or self.files.root != root:
+            self.files = FileIndex(root)
+            self.screen.run_worker(self.files.walk, thread=True, group="file-index")
+
+    def refresh(self) -> None:
+        """Re-read the composer and show, filter or hide the popup."""
+        composer = self.composer
+        query = slash_commands.popup_query(composer.text)
+        if query is not None:
+            rows = [(c.name, f"/{c.name}", c.description) for c in slash_commands.matching(query)]
+            self.popup.show("slash", rows, empty="no such command")
+            self._file_token = None
+        else:
+            start, token = composer.token_at_cursor()
+            if token.startswith("@") and "\n" not in token:
+                self._file_token = (start, token[1:])
+                self._show_files()
+            else:
+                self._file_token = None
+                self.popup.hide()
+        self._sync()
+
+    def _show_files(self) -> None:
+        if self._file_token is None:
+            return
+        cwd = Path(self.screen.applier.cwd or ".")
+        self.index_files(cwd)
+        assert self.files is not None
+        found = self.files.search(self._file_token[1], FILE_ROWS)
+        rows = [(path, path, "") for path in found]
+        waiting = "searching…" if not self.files.done.is_set() else "no matching files"
+        self.popup.show("file", rows, empty=waiting)
+        if not self.files.done.is_set() and not self._polling:
+            self._polling = True
+            self.screen.set_timer(WALK_POLL_SECONDS, self._poll_walk)
+
+    def _poll_walk(self) -> None:
+        """While the walk runs, refresh the file rows as more files arrive."""
+        self._polling = False
+        if self._file_token is not None and self.popup.kind == "file":
+            self._show_files()
+            self._sync()
+
+    def _sync(self) -> None:
+        self.composer.capture_keys = self.popup.is_open or self.screen.backtrack.active
+
+    def hide(self) -> None:
+        """Close the popup."""
+        self.popup.hide()
+        self._file_token = None
+        self._sync()
+
+    async def key(self, key: str) -> bool:
+        """Handle a navigation key while the popup is open; False if it is not."""
+        popup = self.popup
+        if not popup.is_open:
+            return False
+        if key in ("up", "down"):
+            popup.move(-1 if key == "up" else 1)
+            return True
+        if key == "escape":
+            self.hide()
+            return True
+        choice = popup.selected()
+        if popup.kind == "slash":
+            if choice is None:
+                self.hide()
+                if key == "enter":
+                    await self.screen.submit_text(self.composer.text)
+                return True
+            if key == "tab":
+                self.composer.load_text(f"/{choice} ")
+                self.composer.move_cursor(self.composer.document.end)
+                self.hide()
+            else:
+                args = self.composer.text.partition(" ")[2]
+                self.composer.clear_input()
+                self.hide()
+                await self.screen.submit_text(f"/{choice} {args}".strip())
+            return True
+        if popup.kind == "file" and self._file_token is not None and choice is not None:
+            start, _query = self._file_token
+            self.composer.replace_token(start, _quoted(choice) + " ")
+            self.hide()
+            return True
+        self.hide()
+        return key != "enter"
+
+
+def _quoted(path: str) -> str:
+    return f'"{path}"' if " " in path else path
