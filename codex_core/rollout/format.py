@@ -12,7 +12,19 @@ from typing import Any
 SESSIONS_DIR = "sessions"
 ARCHIVED_DIR = "archived_sessions"
 
-LINE_TYPES = frozenset({"session_meta", "response_item", "event_msg", "turn_context", "compacted"})
+LINE_TYPES = frozenset(
+    {
+        "session_meta",
+        "response_item",
+        "event_msg",
+        "turn_context",
+        "compacted",
+        # Written by Codex 0.169; read and kept so a file's numbering and layout are known, but
+        # not replayed.
+        "world_state",
+        "token_usage_record",
+    }
+)
 
 # Responses API items a rollout keeps; anything else (a newer item type) is skipped by readers.
 PERSISTED_ITEM_TYPES = frozenset(
@@ -68,6 +80,16 @@ _NAME_RE = re.compile(
 )
 
 
+# Events 0.169 writes that readers keep: `item_completed` carries the visible conversation of
+# 0.169-layout files; the turn brackets are kept so replay can tell turns apart.
+READ_EVENT_TYPES = PERSISTED_EVENT_TYPES | {"item_completed", "task_started", "task_complete"}
+
+
+def is_readable_event(event_type: str) -> bool:
+    """Whether readers keep an `event_msg` of this `type` (persisted or written by 0.169)."""
+    return event_type in READ_EVENT_TYPES
+
+
 def is_persisted_event(event_type: str) -> bool:
     """Whether an event of this `type` is written to the rollout.
 
@@ -88,13 +110,18 @@ def utc_timestamp(now: float | None = None) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
 
 
-def encode_line(line_type: str, payload: dict[str, Any], now: float | None = None) -> bytes:
-    """One complete rollout line, newline included.
+def encode_line(
+    line_type: str, payload: dict[str, Any], now: float | None = None, *, ordinal: int | None = None
+) -> bytes:
+    """One complete rollout line, newline included; numbered when `ordinal` is given.
 
     Raises:
         TypeError: If the payload holds something JSON cannot represent.
     """
-    record = {"timestamp": utc_timestamp(now), "type": line_type, "payload": payload}
+    record: dict[str, Any] = {"timestamp": utc_timestamp(now)}
+    if ordinal is not None:
+        record["ordinal"] = ordinal
+    record.update(type=line_type, payload=payload)
     text = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
     try:
         return text.encode()

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from codex_core.rollout.format import LINE_TYPES, is_persisted_event, is_persisted_item
+from codex_core.rollout.format import LINE_TYPES, is_persisted_item, is_readable_event
 
 log = logging.getLogger(__name__)
 
@@ -20,6 +20,8 @@ class RolloutLine(NamedTuple):
     timestamp: str
     type: str
     payload: dict[str, Any]
+    ordinal: int | None = None
+    """The line's number in 0.169-layout files; None in older ones."""
 
 
 @dataclass
@@ -55,10 +57,16 @@ def parse_line(raw: bytes | str) -> RolloutLine | None:
     kind = payload.get("type")
     if line_type == "response_item" and not (isinstance(kind, str) and is_persisted_item(kind)):
         return None
-    if line_type == "event_msg" and not (isinstance(kind, str) and is_persisted_event(kind)):
+    if line_type == "event_msg" and not (isinstance(kind, str) and is_readable_event(kind)):
         return None
     timestamp = record.get("timestamp")
-    return RolloutLine(timestamp if isinstance(timestamp, str) else "", line_type, payload)
+    ordinal = record.get("ordinal")
+    return RolloutLine(
+        timestamp if isinstance(timestamp, str) else "",
+        line_type,
+        payload,
+        ordinal if isinstance(ordinal, int) and not isinstance(ordinal, bool) else None,
+    )
 
 
 def iter_raw_lines(path: Path) -> Iterator[tuple[bytes, RolloutLine | None]]:

@@ -19,13 +19,25 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from codex_core.private_files import private_mkdir
-from codex_core.rollout.format import encode_line, is_persisted_event, rollout_path, utc_timestamp
+from codex_core.rollout.format import encode_line, rollout_path, utc_timestamp
 from codex_core.rollout.git_info import collect_git_info
+from codex_core.rollout.layout import (
+    PAGINATED,
+    Layout,
+    detect_layout,
+    new_session_layout,
+)
+from codex_core.rollout.state_db import (
+    ThreadFacts,
+    codex_home_of,
+    facts_from_meta,
+    register_thread,
+)
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +47,14 @@ _EXIT_DRAIN_SECONDS = 2.0
 
 @dataclass(frozen=True)
 class _Flush:
-    """A barrier: resolve `done` once every earlier line is written (and synced if `fsync`)."""
+    """A barrier: resolve `done` once every earlier line is written (and synced if `fsync`).
+
+    `facts`, when given, are registered in 0.169's session index after the sync.
+    """
 
     fsync: bool
     done: Future[None]
+    facts: ThreadFacts | None = None
 
 
 @dataclass(frozen=True)
@@ -82,15 +98,24 @@ class RolloutRecorder:
         meta: dict[str, Any] | None = None,
         git_cwd: Path | None = None,
         on_warning: WarningCallback | None = None,
+        layout: Layout | None = None,
     ) -> None:
         """Use `create()` or `resume()`; this wires an already-open descriptor to a writer."""
         self.path = path
+        self.layout = layout if layout is not None else Layout()
+        self.facts = facts_from_meta(path, meta)
+        self._index_warned = False
+        # The session_meta is written by the writer thread (after git facts) but numbered first.
+        self._meta_ordinal = self.layout.next_ordinal if meta is not None else None
+        if self._meta_ordinal is not None:
+            self.layout.next_ordinal = self._meta_ordinal + 1
         self.warnings: list[str] = []
         self._fd = fd
         self._meta = meta
         self._git_cwd = git_cwd
         self._on_warning = on_warning
         self._failed = fd is None
+        self._git: dict[str, Any] | None = None
         self._warned = False
         self._closed = False
         self._queue: queue.SimpleQueue[_Job] = queue.SimpleQueue()
@@ -115,12 +140,14 @@ class RolloutRecorder:
         instructions: str | None = None,
         on_warning: WarningCallback | None = None,
         now: float | None = None,
+        layout: str = "0.169",
     ) -> RolloutRecorder:
         """Start `sessions/YYYY/MM/DD/rollout-<local time>-<id>.jsonl` for a new session.
 
         The first line is `session_meta`; git facts for `cwd` are gathered on the writer
         thread. If the file cannot be created, the recorder is returned disabled with one
-        warning instead of raising.
+        warning instead of raising. New files use Codex 0.169's layout (numbered lines,
+        `item_completed` events) unless `layout="legacy"`.
 
         Args:
             codex_home: The CODEX_HOME directory.
@@ -133,10 +160,14 @@ class RolloutRecorder:
             instructions: Base instructions, if the session overrides them.
             on_warning: Called once with a sentence if writing fails.
             now: Creation time (seconds since the epoch); defaults to the current time.
+            layout: `"0.169"` (the default) or `"legacy"` (no ordinals, legacy events).
         """
         moment = time.time() if now is None else now
         path = rollout_path(codex_home, session_id, moment)
+        current = layout != "legacy"
+        lines = new_session_layout(session_id, str(cwd)) if current else Layout()
         meta: dict[str, Any] = {
+            **({"session_id": session_id} if current else {}),
             "id": session_id,
             "timestamp": utc_timestamp(moment),
             "cwd": str(cwd),
@@ -145,6 +176,7 @@ class RolloutRecorder:
             "instructions": instructions,
             "source": source,
             "model_provider": model_provider,
+            **({"history_mode": PAGINATED} if current else {}),
         }
         try:
             private_mkdir(path.parent)
@@ -156,7 +188,7 @@ class RolloutRecorder:
             failure: OSError | None = err
         else:
             failure = None
-        recorder = cls(path, fd, meta=meta, git_cwd=Path(cwd), on_warning=on_warning)
+        recorder = cls(path, fd, meta=meta, git_cwd=Path(cwd), on_warning=on_warning, layout=lines)
         if failure is not None:
             recorder._warn(failure)
         return recorder
@@ -165,17 +197,20 @@ class RolloutRecorder:
     def resume(cls, path: Path, on_warning: WarningCallback | None = None) -> RolloutRecorder:
         """Reopen an existing rollout and append to it.
 
-        A torn last line left by a crash is terminated first so new lines stay readable.
-        If the file cannot be opened for appending, the recorder is returned disabled with
-        one warning.
+        New lines follow the file's own layout (`layout.detect_layout`): numbered after its
+        last ordinal and recorded as `item_completed` events in 0.169 files, unnumbered legacy
+        events in older ones. A torn last line left by a crash is terminated first so new
+        lines stay readable. If the file cannot be opened for appending, the recorder is
+        returned disabled with one warning.
         """
         try:
+            layout = detect_layout(Path(path))
             fd: int | None = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CLOEXEC)
         except OSError as err:
             recorder = cls(Path(path), None, on_warning=on_warning)
             recorder._warn(err)
             return recorder
-        return cls(Path(path), fd, on_warning=on_warning)
+        return cls(Path(path), fd, on_warning=on_warning, layout=layout)
 
     # ----------------------------------------------------------------- recording
 
@@ -183,24 +218,33 @@ class RolloutRecorder:
         """Queue rollout lines given as (line type, payload); never waits for the disk."""
         if self._closed or self._failed:
             return
-        for line_type, payload in items:
-            # Encode now: the caller may mutate its dicts after this returns.
-            try:
-                line = encode_line(line_type, payload)
-            except (TypeError, ValueError) as err:  # a bug upstream must not end the session
-                log.error("rollout %s: dropped a %s line: %s", self.path, line_type, err)
-                continue
-            self._queue.put(line)
+        for given_type, given in items:
+            if self.facts is not None:
+                self.facts.observe(given_type, given)
+            for line_type, payload in self.layout.lines_for(given_type, given):
+                self._put(line_type, payload)
+
+    def _put(self, line_type: str, payload: dict[str, Any]) -> None:
+        # Encode now (numbered in call order): the caller may mutate its dicts afterwards.
+        try:
+            line = self.layout.encode(line_type, payload)
+        except (TypeError, ValueError) as err:  # a bug upstream must not end the session
+            log.error("rollout %s: dropped a %s line: %s", self.path, line_type, err)
+            return
+        self._queue.put(line)
 
     def record_response_items(self, items: list[dict[str, Any]]) -> None:
         """Queue Responses API items (wire dicts) as `response_item` lines."""
         self.record_items([("response_item", item) for item in items])
 
     def record_event(self, event: dict[str, Any]) -> None:
-        """Queue an EventMsg (wire dict) as an `event_msg` line if its type is persisted."""
-        event_type = event.get("type")
-        if isinstance(event_type, str) and is_persisted_event(event_type):
-            self.record_items([("event_msg", event)])
+        """Queue an EventMsg (wire dict) in the file's layout if its type is persisted."""
+        if self._closed or self._failed:
+            return
+        if self.facts is not None:
+            self.facts.observe("event_msg", event)
+        for line_type, payload in self.layout.event_lines(event):
+            self._put(line_type, payload)
 
     # ----------------------------------------------------------------- flushing
 
@@ -216,7 +260,8 @@ class RolloutRecorder:
         """Wait until every queued line is written; with `fsync`, also synced to disk."""
         import asyncio  # imported here: listing code loads this module without an event loop
 
-        await asyncio.wrap_future(self._submit(lambda done: _Flush(fsync, done)))
+        facts = replace(self.facts) if fsync and self.facts is not None else None
+        await asyncio.wrap_future(self._submit(lambda done: _Flush(fsync, done, facts)))
 
     def flush_sync(self, fsync: bool = False, timeout: float | None = None) -> None:
         """Blocking `flush`, for code that is not running in an event loop."""
@@ -255,7 +300,8 @@ class RolloutRecorder:
             git = collect_git_info(self._git_cwd) if self._git_cwd is not None else None
             if git:
                 meta["git"] = git
-            self._write(encode_line("session_meta", meta))
+                self._git = git
+            self._write(encode_line("session_meta", meta, ordinal=self._meta_ordinal))
         while True:
             job = self._queue.get()
             if isinstance(job, bytes):
@@ -263,12 +309,34 @@ class RolloutRecorder:
             elif isinstance(job, _Flush):
                 if job.fsync:
                     self._sync()
+                if job.facts is not None:
+                    self._register(job.facts)
                 _resolve(job.done)
             else:
                 self._sync()
                 self._close_fd()
                 _resolve(job.done)
                 return
+
+    def _register(self, facts: ThreadFacts) -> None:
+        """List the session in 0.169's state_5.sqlite when there is one (writer thread)."""
+        home = codex_home_of(self.path)
+        if home is None or self._failed or not facts.first_user_message and not facts.id:
+            return
+        if self._git is not None:
+            facts.git = self._git
+        try:
+            register_thread(home, facts)
+        except Exception as err:  # never let the index cost the rollout: warn once, go on
+            if not self._index_warned:
+                self._index_warned = True
+                message = (
+                    f"This session is not listed in Codex's resume picker: {home}/state_5.sqlite "
+                    f"could not be updated ({err}); `codex resume` still finds it."
+                )
+                log.warning(message)
+                if self._on_warning is not None:
+                    self._on_warning(message)
 
     def _terminate_torn_tail(self) -> None:
         """If the file ends mid-line (a crash), end that line so the next one parses."""

@@ -7,6 +7,11 @@ Compaction rule (the Codex one):
   (newest kept first within a ~20k-token budget, earlier summaries excluded), then one user
   message holding the compaction summary (`compacted.message`, which carries its prefix).
 
+Files in the 0.169 layout record the visible conversation as `item_completed` events; they
+are replayed as the legacy events they stand for (`turn_items.display_events`). Fields 0.169
+keeps on items for itself (`internal_chat_message_metadata_passthrough`) are stripped: the
+API rejects them.
+
 Because a crash can cut a turn short, the rebuilt history is repaired so the next request is
 valid: a call without an output gets an `aborted` output right after it, and an output
 without a call is dropped.
@@ -19,11 +24,13 @@ from typing import Any
 
 from codex_core.rollout.format import (
     injected_kind,
+    is_persisted_event,
     is_persisted_item,
     message_text,
     parse_rollout_name,
 )
 from codex_core.rollout.reader import Rollout
+from codex_core.rollout.turn_items import ITEM_COMPLETED, display_events
 
 # About 20k tokens at ~4 characters a token, as the Codex CLI keeps after compaction.
 COMPACTED_USER_TEXT_BUDGET = 80_000
@@ -32,6 +39,16 @@ ABORTED_OUTPUT = "aborted"
 _CALLS = {"function_call": "function_call_output", "local_shell_call": "function_call_output"}
 _CALLS["custom_tool_call"] = "custom_tool_call_output"
 _OUTPUTS = frozenset(_CALLS.values())
+
+# Item fields a rollout may hold that the Responses API does not accept as input.
+CLIENT_ONLY_FIELDS = frozenset({"internal_chat_message_metadata_passthrough"})
+
+
+def api_item(item: dict[str, Any]) -> dict[str, Any]:
+    """A history item without the fields only Codex itself uses (the API rejects them)."""
+    if CLIENT_ONLY_FIELDS.isdisjoint(item):
+        return item
+    return {k: v for k, v in item.items() if k not in CLIENT_ONLY_FIELDS}
 
 
 @dataclass
@@ -136,9 +153,13 @@ def reconstruct(rollout: Rollout) -> Reconstructed:
     for line in rollout.lines:
         payload = line.payload
         if line.type == "response_item":
-            history.append(payload)
+            history.append(api_item(payload))
         elif line.type == "event_msg":
-            result.events.append(payload)
+            kind = payload.get("type")
+            if kind == ITEM_COMPLETED:
+                result.events.extend(display_events(payload))
+            elif isinstance(kind, str) and is_persisted_event(kind):
+                result.events.append(payload)
         elif line.type == "turn_context":
             result.turn_context = payload
         elif line.type == "compacted":
@@ -147,7 +168,7 @@ def reconstruct(rollout: Rollout) -> Reconstructed:
             summary = message if isinstance(message, str) else ""
             if isinstance(replacement, list):
                 history = [
-                    item
+                    api_item(item)
                     for item in replacement
                     if isinstance(item, dict) and is_persisted_item(str(item.get("type")))
                 ]

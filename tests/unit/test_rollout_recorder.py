@@ -32,6 +32,7 @@ def _create(codex_home: Path, cwd: Path, warnings: list[str] | None = None) -> R
         source="cli",
         model_provider="openai",
         on_warning=None if warnings is None else warnings.append,
+        layout="legacy",  # these tests pin the legacy layout; tests/compat covers 0.169's
     )
 
 
@@ -89,8 +90,8 @@ def test_rollout_recorder_file_name_and_place(codex_home: Path, tmp_path: Path) 
     assert recorder.path == codex_home / "sessions" / day / name
     assert recorder.path.stat().st_mode & 0o777 == 0o600
     first = _raw_lines(recorder.path)[0]
-    assert set(first) == {"timestamp", "type", "payload"}
-    assert first["type"] == "session_meta"
+    assert set(first) == {"timestamp", "ordinal", "type", "payload"}  # 0.169 numbers lines
+    assert (first["type"], first["ordinal"]) == ("session_meta", 0)
 
 
 def test_rollout_recorder_drops_deltas_and_transient_events(
@@ -240,6 +241,7 @@ _WRITER = textwrap.dedent(
     recorder = RolloutRecorder.create(
         Path(sys.argv[1]), sys.argv[2], Path.cwd(),
         originator="t", cli_version="0", source="exec", model_provider="openai",
+        layout="legacy",
     )
     print(recorder.path, flush=True)
     n = 0

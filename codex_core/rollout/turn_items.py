@@ -1,0 +1,191 @@
+"""The 0.169 rollout layout: `item_completed` events and their legacy display-event twins.
+
+Codex 0.169 records the visible conversation as `event_msg` `item_completed` events, each
+carrying one turn item (`UserMessage`, `AgentMessage`, `Reasoning`, `CommandExecution`,
+`FileChange`, `WebSearch`, …), where older rollouts (and ours in the legacy layout) record
+`user_message`, `agent_message`, `agent_reasoning`, `exec_command_end`, `patch_apply_end`
+events. Both directions are pure functions here:
+
+- `display_events(item_completed)` turns one `item_completed` payload into the legacy events
+  every frontend already replays (TUI transcript, app-server turns);
+- `item_completed(event, …)` turns one of our events into the `item_completed` payload a
+  0.169 reader projects, for files written in the 0.169 layout.
+
+Item kinds this module does not know are skipped by readers, as newer versions add some.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ITEM_COMPLETED = "item_completed"
+
+# Legacy display events that have an `item_completed` twin in the 0.169 layout.
+ITEM_EVENT_TYPES = frozenset(
+    {"user_message", "agent_message", "agent_reasoning", "exec_command_end", "patch_apply_end"}
+)
+
+
+def _texts(parts: Any, kind: str) -> list[str]:
+    if not isinstance(parts, list):
+        return []
+    return [
+        p["text"]
+        for p in parts
+        if isinstance(p, dict) and p.get("type") == kind and isinstance(p.get("text"), str)
+    ]
+
+
+def _images(parts: Any) -> list[str]:
+    if not isinstance(parts, list):
+        return []
+    found: list[str] = []
+    for part in parts:
+        if not isinstance(part, dict) or part.get("type") not in ("image", "local_image"):
+            continue
+        value = part.get("url") or part.get("image_url") or part.get("path")
+        if isinstance(value, str):
+            found.append(value)
+    return found
+
+
+def _duration_ms(duration: Any) -> int:
+    if isinstance(duration, dict):
+        secs, nanos = duration.get("secs", 0), duration.get("nanos", 0)
+        if isinstance(secs, int) and isinstance(nanos, int):
+            return secs * 1000 + nanos // 1_000_000
+    return 0
+
+
+def display_events(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    """The legacy display events an `item_completed` payload stands for (may be none)."""
+    item = payload.get("item")
+    if not isinstance(item, dict):
+        return []
+    kind = item.get("type")
+    call_id = str(item.get("id") or "")
+    if kind == "UserMessage":
+        content = item.get("content")
+        event: dict[str, Any] = {
+            "type": "user_message",
+            "message": "\n".join(_texts(content, "text")),
+        }
+        images = _images(content)
+        if images:
+            event["images"] = images
+        return [event]
+    if kind == "AgentMessage":
+        return [{"type": "agent_message", "message": "".join(_texts(item.get("content"), "Text"))}]
+    if kind == "Reasoning":
+        summary = item.get("summary_text")
+        texts = [t for t in summary if isinstance(t, str)] if isinstance(summary, list) else []
+        return [{"type": "agent_reasoning", "text": text} for text in texts]
+    if kind == "CommandExecution":
+        exit_code = item.get("exit_code")
+        command = item.get("command")
+        output = item.get("aggregated_output")
+        return [
+            {
+                "type": "exec_command_end",
+                "call_id": call_id,
+                "command": [str(a) for a in command] if isinstance(command, list) else None,
+                "aggregated_output": output if isinstance(output, str) else "",
+                "exit_code": exit_code if isinstance(exit_code, int) else -1,
+                "duration_ms": _duration_ms(item.get("duration")),
+            }
+        ]
+    if kind == "FileChange":
+        stdout, stderr = item.get("stdout"), item.get("stderr")
+        return [
+            {
+                "type": "patch_apply_end",
+                "call_id": call_id,
+                "stdout": stdout if isinstance(stdout, str) else "",
+                "stderr": stderr if isinstance(stderr, str) else "",
+                "success": item.get("status") == "completed",
+            }
+        ]
+    return []
+
+
+def _user_item(event: dict[str, Any], item_id: str) -> dict[str, Any]:
+    content: list[dict[str, Any]] = [
+        {"type": "text", "text": str(event.get("message") or ""), "text_elements": []}
+    ]
+    images = event.get("images")
+    if isinstance(images, list):
+        content.extend({"type": "image", "url": url} for url in images if isinstance(url, str))
+    return {"type": "UserMessage", "id": item_id, "content": content}
+
+
+def _command_item(event: dict[str, Any], cwd: str) -> dict[str, Any]:
+    duration_ms = event.get("duration_ms")
+    millis = duration_ms if isinstance(duration_ms, int) else 0
+    exit_code = event.get("exit_code")
+    return {
+        "type": "CommandExecution",
+        "id": str(event.get("call_id") or ""),
+        "command": event.get("command") or [],
+        "cwd": cwd,
+        "status": "completed" if exit_code == 0 else "failed",
+        "aggregated_output": str(event.get("aggregated_output") or ""),
+        "exit_code": exit_code,
+        "duration": {"secs": millis // 1000, "nanos": (millis % 1000) * 1_000_000},
+    }
+
+
+def turn_item(
+    event: dict[str, Any], item_id: str, *, cwd: str, changes: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
+    """The 0.169 turn item for one of our display events, or None if it has no twin.
+
+    Args:
+        event: A legacy display event (`user_message`, `agent_message`, …).
+        item_id: The id to give items that have none of their own (messages, reasoning).
+        cwd: The session's working directory, for command items.
+        changes: For `patch_apply_end`, the changes its `patch_apply_begin` announced.
+    """
+    kind = event.get("type")
+    if kind == "user_message":
+        return _user_item(event, item_id)
+    if kind == "agent_message":
+        text = str(event.get("message") or "")
+        return {"type": "AgentMessage", "id": item_id, "content": [{"type": "Text", "text": text}]}
+    if kind == "agent_reasoning":
+        text = str(event.get("text") or "")
+        return {"type": "Reasoning", "id": item_id, "summary_text": [text], "raw_content": []}
+    if kind == "exec_command_end":
+        return _command_item(event, cwd)
+    if kind == "patch_apply_end":
+        return {
+            "type": "FileChange",
+            "id": str(event.get("call_id") or ""),
+            "changes": changes or {},
+            "status": "completed" if event.get("success") else "failed",
+            "stdout": str(event.get("stdout") or ""),
+            "stderr": str(event.get("stderr") or ""),
+        }
+    return None
+
+
+def item_completed(
+    item: dict[str, Any], *, thread_id: str, turn_id: str, now_ms: int
+) -> dict[str, Any]:
+    """The `item_completed` event payload that records `item` in a 0.169-layout rollout."""
+    return {
+        "type": ITEM_COMPLETED,
+        "thread_id": thread_id,
+        "turn_id": turn_id,
+        "item": item,
+        "started_at_ms": now_ms,
+        "completed_at_ms": now_ms,
+    }
+
+
+__all__ = [
+    "ITEM_COMPLETED",
+    "ITEM_EVENT_TYPES",
+    "display_events",
+    "item_completed",
+    "turn_item",
+]
