@@ -24,6 +24,7 @@ class StatusFacts:
     usage: TokenUsage | None = None
     context_left: int | None = None
     context_window: int | None = None
+    notifications: bool | list[str] = False
 
 
 def compact_count(n: int) -> str:
@@ -50,6 +51,15 @@ def sandbox_text(policy: SandboxPolicy | None, cwd: str | None) -> str:
     return f"workspace-write ({network}; writable: {', '.join(roots)})"
 
 
+def notifications_text(setting: bool | list[str]) -> str:
+    """`tui.notifications` in words."""
+    if setting is True:
+        return "on (turn complete, approval requested) when the terminal is unfocused"
+    if not setting:
+        return "off (set tui.notifications in config.toml)"
+    return ", ".join(setting) + " when the terminal is unfocused"
+
+
 def status_rows(facts: StatusFacts) -> list[tuple[str, str]]:
     """Label/value rows in the order a user scans them."""
     model = facts.model or "unknown"
@@ -64,6 +74,7 @@ def status_rows(facts: StatusFacts) -> list[tuple[str, str]]:
         ("AGENTS.md", ", ".join(shorten_path(p) for p in facts.agents_files) or "none"),
         ("CODEX_HOME", shorten_path(facts.codex_home) if facts.codex_home else "unknown"),
         ("Session", facts.session_id or "starting…"),
+        ("Notifications", notifications_text(facts.notifications)),
     ]
     usage = facts.usage
     if usage is not None:

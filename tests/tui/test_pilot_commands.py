@@ -381,3 +381,27 @@ async def test_view_sticks_to_the_bottom_for_a_long_answer_and_a_resume() -> Non
             transcript = app.screen.query_one(Transcript)
             assert transcript.max_scroll_y > 0
             assert transcript.scroll_y == transcript.max_scroll_y
+
+
+async def test_mcp_approval_names_server_and_tool_enter_allows_esc_cancels() -> None:
+    from codex_core.protocol import ExecApprovalOp, ExecApprovalRequestEvent
+    from codex_tui.app.screens.approval import ApprovalScreen
+
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for call_id, key in (("m1", "enter"), ("m2", "escape")):
+            boot.core.emit(
+                ExecApprovalRequestEvent(
+                    call_id=call_id, command=["mcp", "docs", "search", '{"q": "x"}'], cwd="/p"
+                )
+            )
+            await settle(pilot, boot.core)
+            assert isinstance(app.screen, ApprovalScreen)
+            assert app.screen.mcp_call == ("docs", "search", '{"q": "x"}')
+            await pilot.press(key)
+            await settle(pilot, boot.core)
+        assert boot.core.ops_of(ExecApprovalOp) == [
+            ExecApprovalOp(id="m1", decision="approved"),
+            ExecApprovalOp(id="m2", decision="abort"),
+        ]

@@ -64,6 +64,16 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             return self.request.suggested_prefix or None
         return None
 
+    @property
+    def mcp_call(self) -> tuple[str, str, str] | None:
+        """(server, tool, arguments) when the request is an MCP tool call (`mcp SERVER TOOL ARGS`)."""
+        request = self.request
+        if isinstance(request, ExecApprovalRequestEvent):
+            command = request.command
+            if len(command) >= 3 and command[0] == "mcp":
+                return command[1], command[2], " ".join(command[3:])
+        return None
+
     def compose(self) -> ComposeResult:
         with Vertical(id="approval"):
             yield Static(self._title(), id="approval-title")
@@ -72,6 +82,15 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             yield OptionList(*self._options(), id="approval-options")
 
     def _title(self) -> Content:
+        mcp = self.mcp_call
+        if mcp is not None:
+            return Content.assemble(
+                ("Allow the MCP server ", "bold"),
+                (mcp[0], "bold $accent"),
+                (" to run its tool ", "bold"),
+                (mcp[1], "bold $accent"),
+                ("?", "bold"),
+            )
         if isinstance(self.request, ExecApprovalRequestEvent):
             return Content.assemble(("Allow Codex to run this command?", "bold"))
         return Content.assemble(("Allow Codex to make these edits?", "bold"))
@@ -79,7 +98,18 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
     def _body(self) -> Content:
         request = self.request
         parts: list[str | tuple[str, str] | Content] = []
-        if isinstance(request, ExecApprovalRequestEvent):
+        mcp = self.mcp_call
+        if mcp is not None:
+            parts += [
+                ("server  ", "$text-muted"),
+                mcp[0],
+                "\n",
+                ("tool    ", "$text-muted"),
+                mcp[1],
+            ]
+            if mcp[2]:
+                parts += ["\n", ("args    ", "$text-muted"), truncate_line(mcp[2], 600)]
+        elif isinstance(request, ExecApprovalRequestEvent):
             command = display_command(request.command)
             for index, line in enumerate(command.split("\n")[:20]):
                 parts += [("$ " if index == 0 else "  ", "$accent"), truncate_line(line, 300), "\n"]
@@ -101,6 +131,15 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
         return Content.assemble(*parts).rstrip()
 
     def _options(self) -> list[Option]:
+        if self.mcp_call is not None:
+            return [
+                Option(Content.from_markup("Allow [$text-muted](enter / y)[/]"), id="approved"),
+                Option(
+                    Content.from_markup("Allow this tool for the session [$text-muted](a)[/]"),
+                    id="approved_for_session",
+                ),
+                Option(Content.from_markup("Cancel [$text-muted](esc)[/]"), id="abort"),
+            ]
         options = [
             Option(Content.from_markup("Yes, proceed [$text-muted](y)[/]"), id="approved"),
             Option(

@@ -273,6 +273,7 @@ class SlashRunner:
             usage=screen.applier.total_usage,
             context_left=screen.context_left,
             context_window=screen.applier.context_window,
+            notifications=screen.notify_setting,
         )
 
     def preset(self) -> str | None:
