@@ -60,6 +60,10 @@ from codex_core.protocol import (
     ResponseItem,
     StreamErrorEvent,
     TokenUsage,
+    WebSearchBeginEvent,
+    WebSearchCall,
+    WebSearchEndEvent,
+    web_search_query,
 )
 from codex_core.protocol.pairing import ABORTED_OUTPUT, pair_tool_calls
 from codex_core.tools.errors import FatalToolError, RespondToModel, TurnAbortRequested
@@ -170,7 +174,9 @@ class Kernel:
     tools: ToolHost
     host: KernelHost
     instructions: str
-    tool_specs: list[ToolSpec]
+    tool_specs: list[ToolSpec] | Callable[[], list[ToolSpec]]
+    """The tools offered; a callable is asked again for every request, so tools that became
+    available mid-turn (an MCP server that came up late) join the turn's later requests."""
     stream_max_retries: int = 5
     output_schema: dict[str, Any] | None = None
     backoff: Callable[[int, float | None], float] = default_backoff
@@ -242,11 +248,9 @@ class Kernel:
         attempt = 0
         while True:
             try:
+                specs = self.tool_specs() if callable(self.tool_specs) else self.tool_specs
                 prompt = Prompt(
-                    self.instructions,
-                    self._paired_input(history),
-                    self.tool_specs,
-                    self.output_schema,
+                    self.instructions, self._paired_input(history), specs, self.output_schema
                 )
                 return await self._request_once(prompt)
             except (StreamDisconnected, ResponseFailed) as err:
@@ -281,6 +285,8 @@ class Kernel:
                         self.host.emit(
                             StreamErrorEvent(message=f"{why}; retrying {n}/{most} in {delay:.1f}s…")
                         )
+                    case OutputItemAdded(item=WebSearchCall(id=str(search_id))):
+                        self.host.emit(WebSearchBeginEvent(call_id=search_id))
                     case Created() | OutputItemAdded():
                         pass
                     case _:
@@ -294,6 +300,11 @@ class Kernel:
             self.host.emit(AgentMessageEvent(message=item.text()))
         elif isinstance(item, Reasoning) and item.summary:
             self.host.emit(AgentReasoningEvent(text="\n\n".join(s.text for s in item.summary)))
+        elif isinstance(item, WebSearchCall):
+            query = web_search_query(item.action)
+            self.host.emit(
+                WebSearchEndEvent(call_id=item.id or "", query=query, action=item.action)
+            )
 
 
 async def _aclose(stream: AsyncIterator[ResponseEvent]) -> None:

@@ -45,6 +45,9 @@ from codex_core.protocol import (
     TurnDiffEvent,
     UserMessageEvent,
     WarningEvent,
+    WebSearchBeginEvent,
+    WebSearchEndEvent,
+    web_search_query,
 )
 
 MAX_OUTPUT_LINES = 20
@@ -165,6 +168,9 @@ class HumanProcessor:
             case McpToolCallEndEvent():
                 if msg.error:
                     self._print(self._style(f"tool failed: {msg.error}", "red"))
+            case WebSearchEndEvent():
+                query = msg.query or web_search_query(msg.action)
+                self._print(f"{self._style('web search:', 'magenta', 'bold')} {query}")
             case BackgroundEvent():
                 self._print(self._style(msg.message, "dim"))
             case (
@@ -183,6 +189,7 @@ class HumanProcessor:
                 | GetHistoryEntryResponseEvent()
                 | McpListToolsResponseEvent()
                 | ShutdownCompleteEvent()
+                | WebSearchBeginEvent()  # the query is known only when the search ends
             ):
                 pass
             case _:

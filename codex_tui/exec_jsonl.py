@@ -40,6 +40,9 @@ from codex_core.protocol import (
     TurnDiffEvent,
     UserMessageEvent,
     WarningEvent,
+    WebSearchBeginEvent,
+    WebSearchEndEvent,
+    web_search_query,
 )
 
 
@@ -54,6 +57,7 @@ class JsonlProcessor:
         self._running: dict[str, dict[str, Any]] = {}
         self._patches: dict[str, dict[str, Any]] = {}
         self._todo: dict[str, Any] | None = None
+        self._searches: dict[str, int] = {}
         self._usage = TokenUsage()
         self._error: str | None = None
 
@@ -66,6 +70,26 @@ class JsonlProcessor:
         self._next_item += 1
         self._line({"type": kind, "item": item})
         return item
+
+    def _web_search(
+        self, kind: str, number: int | None, call_id: str, query: str, action: dict[str, Any]
+    ) -> int:
+        """A `web_search` item line, key for key as Codex 0.169 prints it.
+
+        0.169 writes the key `id` twice in this item: the exec item id, then the search
+        call's id (`{"id":"item_1","type":"web_search","id":"ws_1",…}`). The line is built
+        the same way (a dict cannot hold the key twice), so a parser keeping the first or
+        the last duplicate sees what it sees with the Codex CLI. Returns the item number.
+        """
+        if number is None:
+            number = self._next_item
+            self._next_item += 1
+        rest = json.dumps({"id": call_id, "query": query, "action": action}, ensure_ascii=False)
+        head = json.dumps({"id": f"item_{number}", "type": "web_search"})
+        item = head[:-1] + ", " + rest[1:]  # the separators `_line` writes
+        self.out.write(f'{{"type": "{kind}", "item": {item}}}\n')
+        self.out.flush()
+        return number
 
     def handle(self, event: Event) -> None:
         """Print the lines for one event."""
@@ -139,17 +163,30 @@ class JsonlProcessor:
                 started = self._running.pop(msg.call_id, None) or self._item(
                     "item.started", "mcp_tool_call", server=msg.server, tool=msg.tool
                 )
-                result = msg.result
-                tool_error = isinstance(result, dict) and bool(result.get("is_error"))
-                if isinstance(result, dict):  # `is_error` shows as the status, as in Codex
-                    result = {k: v for k, v in result.items() if k != "is_error"}
+                ok = msg.tool_result
+                result = None
+                if ok is not None:  # `isError` shows as the status, as in Codex
+                    structured = ok.get("structuredContent")
+                    result = {"content": ok.get("content", []), "structured_content": structured}
                 done = {
                     **started,
                     "result": result,
-                    "error": {"message": msg.error} if msg.error else None,
-                    "status": "failed" if msg.error or tool_error else "completed",
+                    "error": {"message": msg.error} if msg.error is not None else None,
+                    "status": "completed" if msg.is_success else "failed",
                 }
                 self._line({"type": "item.completed", "item": done})
+            case WebSearchBeginEvent():
+                # Codex 0.169 announces the search before it knows the query.
+                self._searches[msg.call_id] = self._web_search(
+                    "item.started", None, msg.call_id, "", {"type": "other"}
+                )
+            case WebSearchEndEvent():
+                action = msg.action or {"type": "other"}
+                query = msg.query or web_search_query(msg.action)
+                number = self._searches.pop(msg.call_id, None)
+                if number is None:
+                    number = self._web_search("item.started", None, msg.call_id, query, action)
+                self._web_search("item.completed", number, msg.call_id, query, action)
             case TokenCountEvent():
                 if msg.info is not None:  # the thread's running total, as Codex reports it
                     self._usage = msg.info.total_token_usage

@@ -90,7 +90,8 @@ def _is_base64(data: str) -> bool:
 
 
 def display_result(result: types.CallToolResult) -> dict[str, Any]:
-    """The result for `mcp_tool_call_end` and `exec --json`: `{content, structured_content}`.
+    """The result for `mcp_tool_call_end`: a CallToolResult `{content, structuredContent?,
+    isError}` in the MCP spelling, as Codex events carry it.
 
     Text beyond the cap is truncated here too, so a 10 MB result never reaches a renderer.
     """
@@ -100,7 +101,11 @@ def display_result(result: types.CallToolResult) -> dict[str, Any]:
         if isinstance(item.get("text"), str):
             item["text"] = truncate_text(item["text"])
         content.append(item)
-    return {"content": content, "structured_content": result.structuredContent}
+    shown: dict[str, Any] = {"content": content}
+    if result.structuredContent is not None:
+        shown["structuredContent"] = result.structuredContent
+    shown["isError"] = bool(result.isError)
+    return shown
 
 
 def output_text(output: ModelOutput) -> str:

@@ -25,6 +25,7 @@ from codex_core.mcp.specs import (
 )
 from codex_core.protocol import (
     DangerFullAccessPolicy,
+    McpInvocation,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
 )
@@ -36,12 +37,18 @@ Wire = Literal["responses", "chat"]
 
 
 def register_mcp_tools(registry: ToolRegistry, manager: McpConnectionManager, wire: Wire) -> None:
-    """Add the ready servers' tools to a turn's registry, shaped for `wire`."""
+    """Add the ready servers' tools to a turn's registry, shaped for `wire`.
+
+    Called again before each request of a turn: servers already registered are left as
+    they are, servers that came up since are added (as Codex 0.169 does mid-turn).
+    """
     infos = manager.tools()
     if not infos:
         return
     if wire == "responses":
         for spec in responses_tool_specs(infos, manager.instructions()):
+            if spec.name in registry.entries:
+                continue
             registry.register(
                 ToolEntry(
                     spec.name,
@@ -106,14 +113,14 @@ async def call_mcp_tool(
     """Run one MCP call with its events and approval; always returns the model's output."""
     arguments = _parse_arguments(call.payload)
     server, tool = info.server, info.tool
-    ctx.emit(
-        McpToolCallBeginEvent(call_id=call.call_id, server=server, tool=tool, arguments=arguments)
-    )
+    invocation = McpInvocation(server=server, tool=tool, arguments=arguments)
+    ctx.emit(McpToolCallBeginEvent(call_id=call.call_id, invocation=invocation))
     started = time.monotonic()
 
     def fail(message: str) -> ToolOutput:
-        ctx.emit(McpToolCallEndEvent(call_id=call.call_id, server=server, tool=tool, error=message))
-        return error_output(message, time.monotonic() - started)
+        took = time.monotonic() - started
+        ctx.emit(McpToolCallEndEvent.err(call.call_id, invocation, took, message))
+        return error_output(message, took)
 
     decision = mcp_call_approval(
         policy=ctx.turn.approval_policy,
@@ -144,7 +151,6 @@ async def call_mcp_tool(
         result = await manager.call_tool(server, tool, arguments)
     except McpCallError as err:
         return fail(f"tool call error: {err}")
-    shown = display_result(result)
-    shown["is_error"] = bool(result.isError)
-    ctx.emit(McpToolCallEndEvent(call_id=call.call_id, server=server, tool=tool, result=shown))
-    return result_output(result, time.monotonic() - started)
+    took = time.monotonic() - started
+    ctx.emit(McpToolCallEndEvent.ok(call.call_id, invocation, took, display_result(result)))
+    return result_output(result, took)

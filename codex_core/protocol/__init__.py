@@ -49,8 +49,6 @@ from codex_core.protocol.events import (
     GetHistoryEntryResponseEvent,
     McpListToolsResponseEvent,
     McpServerStatus,
-    McpToolCallBeginEvent,
-    McpToolCallEndEvent,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
     PlanUpdateEvent,
@@ -84,6 +82,7 @@ from codex_core.protocol.items import (
     ReasoningText,
     ResponseItem,
     SummaryText,
+    WebSearchCall,
     assistant_message,
     parse_response_item,
     user_message,
@@ -104,6 +103,15 @@ from codex_core.protocol.ops import (
     UndoOp,
     UserInputOp,
     UserTurnOp,
+)
+from codex_core.protocol.tool_events import (
+    McpDuration,
+    McpInvocation,
+    McpToolCallBeginEvent,
+    McpToolCallEndEvent,
+    WebSearchBeginEvent,
+    WebSearchEndEvent,
+    web_search_query,
 )
 
 __all__ = [
@@ -150,6 +158,8 @@ __all__ = [
     "LocalImageInput",
     "LocalShellAction",
     "LocalShellCall",
+    "McpDuration",
+    "McpInvocation",
     "McpToolCallBeginEvent",
     "McpListToolsResponseEvent",
     "McpServerStatus",
@@ -194,10 +204,14 @@ __all__ = [
     "UserMessageEvent",
     "UserTurnOp",
     "WarningEvent",
+    "WebSearchBeginEvent",
+    "WebSearchCall",
+    "WebSearchEndEvent",
     "WorkspaceWritePolicy",
     "assistant_message",
     "parse_event_msg",
     "parse_response_item",
     "sandbox_policy_from_mode",
     "user_message",
+    "web_search_query",
 ]

@@ -17,6 +17,12 @@ from codex_core.protocol.common import (
     TokenUsageInfo,
     _Model,
 )
+from codex_core.protocol.tool_events import (
+    McpToolCallBeginEvent,
+    McpToolCallEndEvent,
+    WebSearchBeginEvent,
+    WebSearchEndEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -250,27 +256,6 @@ class PlanUpdateEvent(_Model):
     plan: list[PlanItem]
 
 
-class McpToolCallBeginEvent(_Model):
-    """An MCP tool call starts."""
-
-    type: Literal["mcp_tool_call_begin"] = "mcp_tool_call_begin"
-    call_id: str
-    server: str
-    tool: str
-    arguments: Any = None
-
-
-class McpToolCallEndEvent(_Model):
-    """An MCP tool call finished."""
-
-    type: Literal["mcp_tool_call_end"] = "mcp_tool_call_end"
-    call_id: str
-    server: str
-    tool: str
-    result: Any = None
-    error: str | None = None
-
-
 class McpServerStatus(_Model):
     """One configured MCP server as `/mcp` shows it."""
 
@@ -338,6 +323,8 @@ EventMsg = Annotated[
     | PlanUpdateEvent
     | McpToolCallBeginEvent
     | McpToolCallEndEvent
+    | WebSearchBeginEvent
+    | WebSearchEndEvent
     | McpListToolsResponseEvent
     | TurnAbortedEvent
     | GetHistoryEntryResponseEvent

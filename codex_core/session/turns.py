@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from codex_core.apply_patch import TurnDiffTracker
-from codex_core.client import ModelClientError
+from codex_core.client import ModelClientError, ToolSpec
 from codex_core.config.shell_env import create_env
 from codex_core.instructions import base_instructions
 from codex_core.kernel import Kernel
@@ -89,15 +89,22 @@ class TurnRunner:
         instructions = s.config.base_instructions or base_instructions()
         compactor = Compactor(s, sub.id, emit, client, turn, instructions)
         wire_api = s.config.model_provider.wire_api
+        hosted = web_search_specs(s.config.web_search, wire_api)
+
+        def tool_specs() -> list[ToolSpec]:
+            # Asked before every request: servers that came up since join this turn.
+            if s.mcp is not None:
+                from codex_core.mcp.tools import register_mcp_tools  # the SDK loads lazily
+
+                register_mcp_tools(registry, s.mcp, wire_api)
+            return [*registry.specs(turn.approval_policy), *hosted]
+
         kernel = Kernel(
             model=client,
             tools=ToolRouter(self.tool_context(sub.id, turn), registry),
             host=SessionKernelHost(s, sub.id),
             instructions=instructions,
-            tool_specs=[
-                *registry.specs(turn.approval_policy),
-                *web_search_specs(s.config.web_search, wire_api),
-            ],
+            tool_specs=tool_specs,
             stream_max_retries=s.config.model_provider.effective_stream_max_retries,
             output_schema=op.final_output_json_schema if isinstance(op, UserTurnOp) else None,
             between_requests=compactor.between_requests,
@@ -147,7 +154,6 @@ class TurnRunner:
     ) -> bool:
         """Wait briefly for MCP servers and offer their tools; False if a required one failed."""
         from codex_core.mcp.manager import McpStartupError
-        from codex_core.mcp.tools import register_mcp_tools
 
         s = self.session
         assert s.mcp is not None
@@ -158,7 +164,6 @@ class TurnRunner:
             emit(TaskCompleteEvent(last_agent_message=None))
             return False
         await s.mcp.wait_ready()
-        register_mcp_tools(registry, s.mcp, s.config.model_provider.wire_api)
         return True
 
     async def run_compact(self, sub: Submission) -> None:

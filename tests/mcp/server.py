@@ -1,6 +1,7 @@
 """A real MCP server on the `mcp` SDK (FastMCP) for the tests: `python server.py stdio|http PORT|garbage`.
 
-`MCP_TEST_PID_FILE` makes it write its pid (to check that no child outlives codex).
+`MCP_TEST_PID_FILE` makes it write its pid (to check that no child outlives codex);
+`MCP_TEST_START_DELAY` (seconds) makes it slow to start.
 """
 
 from __future__ import annotations
@@ -82,6 +83,7 @@ def main() -> None:
         with open(pid_file, "a") as out:
             out.write(f"{os.getpid()}\n")
     print("test server starting", file=sys.stderr, flush=True)
+    time.sleep(float(os.environ.get("MCP_TEST_START_DELAY") or 0))  # a slow-starting server
     mode = sys.argv[1] if len(sys.argv) > 1 else "stdio"
     if mode == "garbage":
         for _ in range(600):

@@ -35,6 +35,8 @@ from codex_core.protocol import (
     TurnDiffEvent,
     UserMessageEvent,
     WarningEvent,
+    WebSearchBeginEvent,
+    WebSearchEndEvent,
 )
 from codex_core.protocol.common import (
     AddChange,
@@ -384,3 +386,17 @@ def test_snapshot_resumed_transcript(snap_compare: Compare) -> None:
     boot = FakeBoot(configured_event=configured(initial_messages=past))
     app, _ = app_with(boot)
     assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot))
+
+
+def test_snapshot_web_search(snap_compare: Compare) -> None:
+    """A finished hosted web search, then one still running."""
+    app, boot = app_with()
+    action = {"type": "search", "query": "textual snapshot testing"}
+    msgs: list[EventMsg] = [
+        *turn_start("How do I snapshot-test a Textual app?"),
+        WebSearchBeginEvent(call_id="ws_1"),
+        WebSearchEndEvent(call_id="ws_1", query="textual snapshot testing", action=action),
+        AgentMessageEvent(message="pytest-textual-snapshot compares SVG screenshots."),
+        WebSearchBeginEvent(call_id="ws_2"),
+    ]
+    assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))

@@ -150,8 +150,9 @@ class UpdateBuilder:
                     )
                 ]
             case McpToolCallEndEvent():
-                called: ToolCallStatus = "failed" if msg.error else "completed"
-                return [acp.update_tool_call(msg.call_id, status=called, raw_output=msg.result)]
+                called: ToolCallStatus = "completed" if msg.is_success else "failed"
+                raw = msg.tool_result if msg.error is None else {"error": msg.error}
+                return [acp.update_tool_call(msg.call_id, status=called, raw_output=raw)]
             case PlanUpdateEvent():
                 entries = [
                     acp.plan_entry(step.step, priority="medium", status=step.status)

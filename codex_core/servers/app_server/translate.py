@@ -274,9 +274,18 @@ class Translator:
                 mcp = known or items.McpToolCallItem(
                     id=msg.call_id, server=msg.server, tool=msg.tool
                 )
-                mcp.status = "failed" if msg.error else "completed"
-                mcp.error = {"message": msg.error} if msg.error else None
-                mcp.result = msg.result if isinstance(msg.result, dict) else None
+                ok = msg.tool_result
+                mcp.status = "completed" if msg.is_success else "failed"
+                mcp.error = {"message": msg.error} if msg.error is not None else None
+                mcp.result = (
+                    {
+                        "content": ok.get("content", []),
+                        "structuredContent": ok.get("structuredContent"),
+                    }
+                    if ok is not None
+                    else None
+                )
+                mcp.durationMs = msg.duration.millis
                 return [self._completed(turn, mcp)]
             case TurnDiffEvent():
                 return [n.TurnDiffUpdatedNotification(**ids, diff=msg.unified_diff)]

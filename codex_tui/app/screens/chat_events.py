@@ -42,6 +42,9 @@ from codex_core.protocol import (
     TurnDiffEvent,
     UserMessageEvent,
     WarningEvent,
+    WebSearchBeginEvent,
+    WebSearchEndEvent,
+    web_search_query,
 )
 from codex_core.protocol.common import ReviewDecision, TokenUsage
 from codex_tui.app.diffs import diff_stats
@@ -60,6 +63,7 @@ from codex_tui.app.widgets.cells.plan_cell import PlanCell
 from codex_tui.app.widgets.cells.reasoning_cell import ReasoningCell
 from codex_tui.app.widgets.cells.separator_cell import SeparatorCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
+from codex_tui.app.widgets.cells.web_search_cell import WebSearchCell
 
 ApprovalRequest = ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
 
@@ -129,6 +133,7 @@ class EventApplier:
     execs: dict[str, ExecCell] = field(default_factory=dict)
     patches: dict[str, PatchCell] = field(default_factory=dict)
     mcps: dict[str, McpCell] = field(default_factory=dict)
+    searches: dict[str, WebSearchCell] = field(default_factory=dict)
     decided: set[str] = field(default_factory=set)
 
     async def apply(self, msg: EventMsg, *, replay: bool = False) -> None:
@@ -221,7 +226,18 @@ class EventApplier:
                 if mcp_cell is None:
                     mcp_cell = McpCell(msg.call_id, msg.server, msg.tool, None)
                     await self._add(mcp_cell)
-                mcp_cell.finish(msg.result, msg.error)
+                mcp_cell.finish(msg.tool_result, msg.error, msg.duration.millis)
+            case WebSearchBeginEvent():
+                search = WebSearchCell(msg.call_id)
+                self.searches[msg.call_id] = search
+                await self._add(search)
+            case WebSearchEndEvent():
+                query = msg.query or web_search_query(msg.action)
+                searched = self.searches.pop(msg.call_id, None)
+                if searched is None:
+                    await self._add(WebSearchCell(msg.call_id, query))
+                else:
+                    searched.finish(query)
             case ErrorEvent():
                 await self._add(NoticeCell("error", msg.message))
             case WarningEvent():

@@ -8,7 +8,7 @@ from typing import Any
 from textual.content import Content
 from textual.widgets import Static
 
-from codex_tui.app.formatting import excerpt, truncate_line
+from codex_tui.app.formatting import excerpt, format_duration, truncate_line
 
 
 class McpCell(Static):
@@ -19,19 +19,28 @@ class McpCell(Static):
         self.title = f"{server}.{tool}({_compact(arguments)})"
         self.result: str | None = None
         self.error: str | None = None
+        self.failed = False
+        self.took = ""
         super().__init__(self._content())
 
-    def finish(self, result: Any, error: str | None) -> None:
-        """Show the outcome."""
+    def finish(self, result: Any, error: str | None, duration_ms: int | None = None) -> None:
+        """Show the outcome: the server's result (a result flagged `isError` shows as a
+        failure) or the error that left the call without one."""
         self.error = error
         self.result = "" if result is None else _text(result)
+        self.failed = error is not None or (
+            isinstance(result, dict) and bool(result.get("isError"))
+        )
+        self.took = f" · {format_duration(duration_ms)}" if duration_ms is not None else ""
         self.update(self._content())
 
     def _content(self) -> Content:
         if self.result is None and self.error is None:
             return Content.assemble(("• ", "$accent"), ("Calling ", "bold"), self.title)
-        colour = "$error" if self.error else "$success"
+        colour = "$error" if self.failed else "$success"
         parts: list[str | tuple[str, str]] = [("● ", colour), ("Called ", "bold"), self.title]
+        if self.took:
+            parts.append((self.took, "$text-muted"))
         out = excerpt(self.error or self.result or "")
         gutter = "  └ "
         lines = out.head + ([f"… +{out.omitted} lines"] if out.omitted else []) + out.tail
@@ -39,7 +48,7 @@ class McpCell(Static):
             parts += [
                 "\n",
                 (gutter, "$text-muted"),
-                (line, "$error" if self.error else "$text-muted"),
+                (line, "$error" if self.failed else "$text-muted"),
             ]
             gutter = "    "
         return Content.assemble(*parts)
