@@ -108,9 +108,9 @@ def main(argv: list[str]) -> int:
     if resume and resume_path is None:
         return 1
     prompt = read_prompt(ns.prompt)
-    images = [Path(p).expanduser().resolve() for p in split_image_args(ns.image)]
+    images = [_image_path(p, config.cwd) for p in split_image_args(ns.image)]
     for image in images:
-        if not image.is_file():
+        if not (config.cwd / Path(image).expanduser()).is_file():
             print(f"codex: --image {image}: no such file", file=sys.stderr)
             return 1
     output_schema = _read_output_schema(ns.output_schema)
@@ -171,6 +171,13 @@ def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None:
     for warning in found.skipped_warnings:
         print(f"codex: {warning}", file=sys.stderr)
     return found.path
+
+
+def _image_path(typed: str, cwd: Path) -> str:
+    """An `-i` path as the user typed it (Codex 0.169 labels the image with it), made
+    absolute only when `--cd` moved the session away from where it was typed."""
+    here = Path(typed).expanduser().resolve()
+    return typed if (cwd / Path(typed).expanduser()).resolve() == here else str(here)
 
 
 def _color(choice: str) -> bool:

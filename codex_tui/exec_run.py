@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -33,7 +34,7 @@ async def run_exec_session(
     config: Config,
     prompt: str,
     *,
-    images: list[Path],
+    images: Sequence[str | Path],
     json_mode: bool,
     output_last_message: Path | None,
     color: bool,
