@@ -10,14 +10,16 @@ turn's last response. A failed compaction leaves the history as it was and says 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from codex_core.client import ModelClient, ModelClientError
+from codex_core.client import ContextWindowExceeded, ModelClient, ModelClientError
 from codex_core.protocol import BackgroundEvent, EventMsg, TokenUsage
 from codex_core.session.compact import (
     USER_MESSAGE_TOKEN_BUDGET,
     approx_tokens,
+    drop_oldest,
     estimate_history_tokens,
     replacement_history,
     summarize,
@@ -29,8 +31,15 @@ from codex_core.turn_context import TurnContext
 if TYPE_CHECKING:
     from codex_core.session.host import TurnHost
 
+log = logging.getLogger(__name__)
+
 AUTO_COMPACT_FRACTION = 0.9
 COMPACTED_NOTICE = "Context compacted: earlier turns were replaced by a summary."
+TOO_LONG_TO_COMPACT = (
+    "Compaction failed: even with every earlier item dropped, the summary request does not fit "
+    "the model's context window. The conversation was left unchanged; start a new session "
+    "(/new), or set model_context_window if the configured one is wrong."
+)
 
 
 class CompactionError(Exception):
@@ -87,12 +96,7 @@ class Compactor:
     async def run(self) -> None:
         """Summarise and replace the history; raises `CompactionError` leaving it untouched."""
         s = self.session
-        try:
-            summary, usage = await summarize(self.client, self.instructions, s.history)
-        except ModelClientError as err:
-            raise CompactionError(
-                f"Compaction failed: {err}. The conversation was left unchanged."
-            ) from None
+        summary, usage = await self._summarize()
         s.on_usage(self.sub_id, usage)
         text = summary_message_text(summary)
         context = initial_context(self.turn, s.config.project_doc_max_bytes, s.config.codex_home)
@@ -103,3 +107,21 @@ class Compactor:
         estimate = approx_tokens(self.instructions) + estimate_history_tokens(s.history)
         s.set_last_usage(self.sub_id, TokenUsage(total_tokens=estimate))
         self.emit(BackgroundEvent(message=COMPACTED_NOTICE))
+
+    async def _summarize(self) -> tuple[str, TokenUsage | None]:
+        """The summary of the history. As Codex 0.169 does, a summary request refused as
+        too long is retried without the oldest history item (a call goes with its output),
+        one item at a time, until it fits or nothing is left to drop."""
+        history = list(self.session.history)
+        while True:
+            try:
+                return await summarize(self.client, self.instructions, history)
+            except ContextWindowExceeded:
+                if not history:
+                    raise CompactionError(TOO_LONG_TO_COMPACT) from None
+                log.warning("summary request too long; dropping the oldest history item")
+                history = drop_oldest(history)
+            except ModelClientError as err:
+                raise CompactionError(
+                    f"Compaction failed: {err}. The conversation was left unchanged."
+                ) from None

@@ -108,6 +108,18 @@ def _tail(text: str, max_bytes: int) -> str:
     return text.encode("utf-8")[-max_bytes:].decode("utf-8", errors="ignore")
 
 
+def drop_oldest(history: list[ResponseItem]) -> list[ResponseItem]:
+    """`history` without its oldest item — and, when that item is a tool call, without the
+    call's output too, so the shorter prompt still pairs every output with its call."""
+    if not history:
+        return []
+    oldest, rest = history[0], history[1:]
+    call_id = getattr(oldest, "call_id", None)
+    if oldest.type in ("function_call", "custom_tool_call", "local_shell_call") and call_id:
+        rest = [i for i in rest if getattr(i, "call_id", None) != call_id]
+    return rest
+
+
 async def summarize(
     model: ModelHost, instructions: str, history: list[ResponseItem]
 ) -> tuple[str, TokenUsage | None]:
