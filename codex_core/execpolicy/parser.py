@@ -1,30 +1,30 @@
-"""Parse `.rules` files: a safe reader for the `prefix_rule(...)` subset of Starlark.
+"""Parse `.rules` files: the `prefix_rule(...)` subset of Starlark, read with Python's `ast`.
 
-Nothing is evaluated. The reader knows one statement, `prefix_rule(key=value, ...)`, whose
-values are strings or (nested) lists of strings; `#` starts a comment. A bad rule becomes a
-one-line warning naming `file:line`, and reading resumes at the next `prefix_rule`.
+Nothing is evaluated or compiled: the text is only parsed into a syntax tree (Starlark's
+call and literal syntax is Python's), and the tree is read. The one statement known is
+`prefix_rule(key=value, ...)`, whose values are strings or (nested) lists of strings; `#`
+starts a comment. A bad rule becomes a one-line warning naming `file:line`, and reading
+resumes at the next line that starts with `prefix_rule`.
 """
 
 from __future__ import annotations
 
+import ast
+import re
 import shlex
+import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import TypeAlias
 
 from codex_core.execpolicy.model import DECISIONS, PrefixRule
 
 Value: TypeAlias = "str | list[Value]"
-_PUNCTUATION = frozenset("()[],=")
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "0": "\0"}
 _KEYWORDS = frozenset({"pattern", "decision", "justification", "match", "not_match"})
-
-
-@dataclass(frozen=True)
-class _Token:
-    kind: Literal["name", "string", "punct", "error", "end"]
-    value: str
-    line: int
-    starts_line: bool
+_RULE_START = re.compile(r"^[ \t]*prefix_rule\b", re.MULTILINE)
+_WORD = re.compile(r"\w+|\S")
+_VALUE_BEFORE = ("=", "[", ",", "(")
+"""A syntax error right after one of these is where a value (or a key) was expected."""
 
 
 class _RuleSyntaxError(Exception):
@@ -41,154 +41,136 @@ class ParsedRules:
     warnings: list[str] = field(default_factory=list)
 
 
-def _tokenize(text: str) -> list[_Token]:
-    tokens: list[_Token] = []
-    line, i, line_has_token = 1, 0, False
-    while i < len(text):
-        char = text[i]
-        if char == "\n":
-            line, line_has_token = line + 1, False
-            i += 1
-            continue
-        if char in " \t\r":
-            i += 1
-            continue
-        if char == "#":
-            while i < len(text) and text[i] != "\n":
-                i += 1
-            continue
-        starts_line = not line_has_token
-        line_has_token = True
-        if char in _PUNCTUATION:
-            tokens.append(_Token("punct", char, line, starts_line))
-            i += 1
-        elif char in "\"'":
-            value, end = _read_string(text, i)
-            if value is None:
-                tokens.append(_Token("error", "unterminated string", line, starts_line))
-            else:
-                tokens.append(_Token("string", value, line, starts_line))
-            line += text.count("\n", i, end)
-            i = end
-        elif char.isalpha() or char == "_":
-            start = i
-            while i < len(text) and (text[i].isalnum() or text[i] == "_"):
-                i += 1
-            tokens.append(_Token("name", text[start:i], line, starts_line))
+@dataclass(frozen=True)
+class _Statement:
+    node: ast.stmt
+    lines: list[str]
+    """The source the node was parsed from, for naming what a bad statement starts with."""
+
+
+def _parse(source: str) -> list[ast.stmt]:
+    """`ast.parse`, quietly (an odd escape warns in Python), with every failure a SyntaxError."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return ast.parse(source, mode="exec").body
+    except (ValueError, RecursionError, MemoryError) as err:  # NUL bytes, absurd nesting
+        raise SyntaxError(str(err) or err.__class__.__name__) from None
+
+
+def _statements(text: str) -> Iterator[_Statement | _RuleSyntaxError]:
+    """The file's statements; on a syntax error, chunk by chunk (one per `prefix_rule` line)."""
+    try:
+        body = _parse(text)
+    except SyntaxError:
+        pass
+    else:
+        lines = text.split("\n")
+        yield from (_Statement(node, lines) for node in body)
+        return
+    starts = sorted({0, *(m.start() for m in _RULE_START.finditer(text))})
+    for start, end in zip(starts, [*starts[1:], len(text)], strict=True):
+        first_line = text.count("\n", 0, start) + 1
+        # Blank lines in front keep line numbers right; the indentation must go (top level).
+        yield from _chunk(("\n" * (first_line - 1)) + text[start:end].lstrip(" \t"))
+
+
+def _chunk(source: str) -> Iterator[_Statement | _RuleSyntaxError]:
+    lines = source.split("\n")
+    try:
+        body = _parse(source)
+    except SyntaxError as err:
+        if err.lineno is None:  # no position: NUL bytes, absurd nesting
+            yield _RuleSyntaxError(len(source) - len(source.lstrip("\n")) + 1, err.msg)
+            return
+        line = err.lineno
+        at = _index(lines, line, err.offset or 1)
+        found = _found(source, at, err.msg)
+        head = source[:at].rstrip(" \t")
+        before = None
+        if head.endswith((")", "\n")) or not head:  # a statement may have ended here
+            try:
+                before = _parse(head)
+            except SyntaxError:
+                pass
+        if before is not None:  # the error is where a new statement should start
+            yield from (_Statement(node, lines) for node in before)
+            yield _RuleSyntaxError(line, f"expected prefix_rule(...) but found {found}")
+        elif source[:at].rstrip().endswith(_VALUE_BEFORE):
+            yield _RuleSyntaxError(line, f"expected a string or a list but found {found}")
         else:
-            tokens.append(_Token("error", f"unexpected character {char!r}", line, starts_line))
-            i += 1
-    tokens.append(_Token("end", "", line, True))
-    return tokens
+            yield _RuleSyntaxError(line, err.msg)
+        return
+    yield from (_Statement(node, lines) for node in body)
 
 
-def _read_string(text: str, start: int) -> tuple[str | None, int]:
-    """Read a quoted string at `start`; (None, where reading stopped) when it is not closed.
-
-    Triple-quoted strings may span lines; the others end at the line's end.
-    """
-    quote = text[start] * 3 if text.startswith(text[start] * 3, start) else text[start]
-    i = start + len(quote)
-    out: list[str] = []
-    while i < len(text) and (len(quote) == 3 or text[i] != "\n"):
-        char = text[i]
-        if text.startswith(quote, i):
-            return "".join(out), i + len(quote)
-        if char == "\\" and i + 1 < len(text):
-            escaped = text[i + 1]
-            if escaped == "u" and i + 6 <= len(text):
-                try:
-                    out.append(chr(int(text[i + 2 : i + 6], 16)))
-                except ValueError:
-                    return None, i + 2
-                i += 6
-                continue
-            out.append(_ESCAPES.get(escaped, escaped))
-            i += 2
-            continue
-        out.append(char)
-        i += 1
-    return None, i
+def _index(lines: list[str], line: int, column: int) -> int:
+    """The index in the joined text of 1-based (line, column)."""
+    line = min(max(line, 1), len(lines))
+    return sum(len(text) + 1 for text in lines[: line - 1]) + max(column - 1, 0)
 
 
-class _Reader:
-    def __init__(self, tokens: list[_Token]) -> None:
-        self.tokens = tokens
-        self.pos = 0
-
-    def peek(self) -> _Token:
-        return self.tokens[self.pos]
-
-    def take(self) -> _Token:
-        token = self.tokens[self.pos]
-        if token.kind != "end":
-            self.pos += 1
-        return token
-
-    def expect(self, value: str) -> None:
-        token = self.take()
-        if token.kind != "punct" or token.value != value:
-            raise _RuleSyntaxError(token.line, f"expected '{value}' but found {_describe(token)}")
-
-    def skip_to_next_rule(self) -> None:
-        self.take()
-        while self.peek().kind != "end" and not _starts_rule(self.peek()):
-            self.take()
-
-
-def _starts_rule(token: _Token) -> bool:
-    return token.kind == "name" and token.starts_line and token.value == "prefix_rule"
-
-
-def _describe(token: _Token) -> str:
-    if token.kind == "end":
+def _found(source: str, at: int, message: str) -> str:
+    """What a syntax error found at `at`, in the reader's words."""
+    if "unterminated" in message and "string" in message:
+        return "unterminated string"
+    rest = source[at:].lstrip()
+    if not rest:
         return "the end of the file"
-    if token.kind == "error":
-        return token.value
-    return f"'{token.value}'" if token.kind != "string" else f"the string {token.value!r}"
+    word = _WORD.match(rest)
+    token = word.group() if word else rest[0]
+    if token in "$?`" or not token.isprintable():
+        return f"unexpected character {token!r}"
+    return f"'{token}'"
 
 
-def _parse_value(reader: _Reader) -> Value:
-    token = reader.take()
-    if token.kind == "string":
-        return token.value
-    if token.kind == "punct" and token.value == "[":
-        items: list[Value] = []
-        while not (reader.peek().kind == "punct" and reader.peek().value == "]"):
-            items.append(_parse_value(reader))
-            if reader.peek().kind == "punct" and reader.peek().value == ",":
-                reader.take()
-            elif not (reader.peek().kind == "punct" and reader.peek().value == "]"):
-                raise _RuleSyntaxError(
-                    reader.peek().line, f"expected ',' or ']' but found {_describe(reader.peek())}"
-                )
-        reader.take()
-        return items
-    raise _RuleSyntaxError(token.line, f"expected a string or a list but found {_describe(token)}")
+def _describe(node: ast.stmt | ast.expr, lines: list[str]) -> str:
+    """How a node the reader did not expect is named in a warning: its first word."""
+    if isinstance(node, ast.Expr):
+        node = node.value
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return f"the string {node.value!r}"
+    line = lines[node.lineno - 1] if 0 < node.lineno <= len(lines) else ""
+    # col_offset counts UTF-8 bytes.
+    column = len(line.encode()[: node.col_offset].decode(errors="ignore"))
+    word = _WORD.match(line[column:])
+    return f"'{word.group()}'" if word else "an empty statement"
 
 
-def _parse_call(reader: _Reader) -> tuple[int, dict[str, Value]]:
-    head = reader.take()
-    if head.kind != "name" or head.value != "prefix_rule":
-        raise _RuleSyntaxError(head.line, f"expected prefix_rule(...) but found {_describe(head)}")
-    reader.expect("(")
+def _value(node: ast.expr, lines: list[str]) -> Value:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.List | ast.Tuple):
+        return [_value(item, lines) for item in node.elts]
+    raise _RuleSyntaxError(
+        node.lineno, f"expected a string or a list but found {_describe(node, lines)}"
+    )
+
+
+def _call(statement: _Statement) -> tuple[int, dict[str, Value]]:
+    node, lines = statement.node, statement.lines
+    call = node.value if isinstance(node, ast.Expr) else None
+    if not (
+        isinstance(call, ast.Call)
+        and isinstance(call.func, ast.Name)
+        and call.func.id == "prefix_rule"
+    ):
+        raise _RuleSyntaxError(
+            node.lineno, f"expected prefix_rule(...) but found {_describe(node, lines)}"
+        )
+    if call.args:
+        found = _describe(call.args[0], lines)
+        raise _RuleSyntaxError(call.args[0].lineno, f"expected key=value but found {found}")
     arguments: dict[str, Value] = {}
-    while not (reader.peek().kind == "punct" and reader.peek().value == ")"):
-        key = reader.take()
-        if key.kind != "name":
-            raise _RuleSyntaxError(key.line, f"expected key=value but found {_describe(key)}")
-        if key.value not in _KEYWORDS:
-            raise _RuleSyntaxError(key.line, f"unknown argument '{key.value}'")
-        reader.expect("=")
-        arguments[key.value] = _parse_value(reader)
-        if reader.peek().kind == "punct" and reader.peek().value == ",":
-            reader.take()
-        elif not (reader.peek().kind == "punct" and reader.peek().value == ")"):
-            raise _RuleSyntaxError(
-                reader.peek().line, f"expected ',' or ')' but found {_describe(reader.peek())}"
-            )
-    reader.take()
-    return head.line, arguments
+    for keyword in call.keywords:
+        if keyword.arg is None:
+            raise _RuleSyntaxError(keyword.lineno, "expected key=value but found '**'")
+        if keyword.arg not in _KEYWORDS:
+            raise _RuleSyntaxError(keyword.lineno, f"unknown argument '{keyword.arg}'")
+        if keyword.arg in arguments:
+            raise _RuleSyntaxError(keyword.lineno, f"argument '{keyword.arg}' given twice")
+        arguments[keyword.arg] = _value(keyword.value, lines)
+    return call.lineno, arguments
 
 
 def _pattern(value: Value | None, line: int) -> tuple[tuple[str, ...], ...]:
@@ -231,7 +213,7 @@ def _build_rule(
 ) -> tuple[PrefixRule, list[str]]:
     pattern = _pattern(arguments.get("pattern"), line)
     decision = arguments.get("decision", "allow")
-    if decision not in DECISIONS:
+    if not isinstance(decision, str) or decision not in DECISIONS:
         raise _RuleSyntaxError(line, 'decision must be "allow", "prompt" or "forbidden"')
     justification = arguments.get("justification")
     if justification is not None and not isinstance(justification, str):
@@ -254,18 +236,14 @@ def _build_rule(
 def parse_rules(text: str, path: str) -> ParsedRules:
     """Read every `prefix_rule(...)` of a file's text; `path` names the file in messages."""
     parsed = ParsedRules()
-    reader = _Reader(_tokenize(text))
-    while reader.peek().kind != "end":
-        start_pos, start_line = reader.pos, reader.peek().line
+    for statement in _statements(text):
         try:
-            line, arguments = _parse_call(reader)
+            if isinstance(statement, _RuleSyntaxError):
+                raise statement
+            line, arguments = _call(statement)
             rule, problems = _build_rule(line, arguments, f"{path}:{line}")
         except _RuleSyntaxError as err:
-            at_next_rule = reader.pos > start_pos and _starts_rule(reader.peek())
-            line = start_line if at_next_rule else err.line
-            parsed.warnings.append(f"{path}:{line}: {err}; skipped this rule")
-            if not at_next_rule:
-                reader.skip_to_next_rule()
+            parsed.warnings.append(f"{path}:{err.line}: {err}; skipped this rule")
             continue
         for problem in problems:
             kept = rule.decision != "allow"

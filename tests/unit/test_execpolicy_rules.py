@@ -255,3 +255,82 @@ def test_execpolicy_written_rule_reads_back_identically(prefix: list[str]) -> No
     parsed = parse_rules(rule.text + "\n", "f.rules")
     assert parsed.warnings == []
     assert [r.pattern for r in parsed.rules] == [rule.pattern]
+
+
+def test_execpolicy_reader_never_evaluates_code(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    text = (
+        f'__import__("os").system("touch {marker}")\n'
+        f'prefix_rule(pattern=[open("{marker}", "w").name])\n'
+        f'prefix_rule(pattern=["ok"], justification=f"{{__import__(\'os\').getcwd()}}")\n'
+        'prefix_rule(pattern=["ls"], decision="prompt")\n'
+    )
+    parsed = parse_rules(text, "f.rules")
+    assert not marker.exists()
+    assert [rule.source for rule in parsed.rules] == ["f.rules:4"]
+    assert [w.split(": ", 1)[1] for w in parsed.warnings] == [
+        "expected prefix_rule(...) but found '__import__'; skipped this rule",
+        "expected a string or a list but found 'open'; skipped this rule",
+        "expected a string or a list but found 'f'; skipped this rule",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('prefix_rule(pattern=["x"], pattern=["y"])', "a.rules:1: argument 'pattern' given twice"),
+        ('prefix_rule(["x"])', "a.rules:1: expected key=value but found '['"),
+        ("prefix_rule(**rules)", "a.rules:1: expected key=value but found '**'"),
+        ('prefix_rule(pattern=["x"], decision=["allow"])', 'a.rules:1: decision must be "allow"'),
+        ('prefix_rule(pattern=[b"x"])', "a.rules:1: expected a string or a list but found 'b'"),
+        ('prefix_rule(pattern=["é"],\n  decision=allow)', "a.rules:2: expected a string or a"),
+        ("prefix_rule(pattern=['x'])\x00", "a.rules:1: source code string cannot contain null"),
+        ('prefix_rule(pattern=["x"]', "a.rules:1: '(' was never closed"),
+    ],
+)
+def test_execpolicy_reader_names_what_is_wrong(text: str, message: str) -> None:
+    parsed = parse_rules(text, "a.rules")
+    assert len(parsed.warnings) == 1, parsed.warnings
+    assert parsed.warnings[0].startswith(message)
+
+
+def test_execpolicy_reader_takes_starlark_literals_and_layout() -> None:
+    text = (
+        "  prefix_rule(pattern=('git', r'log\\d'))  # indented, tuple, raw string\r\n"
+        'prefix_rule(pattern=["a" "b"], decision="prompt",)\r\n'
+    )
+    parsed = parse_rules(text, "f.rules")
+    assert parsed.warnings == []
+    assert parsed.rules == [
+        PrefixRule((("git",), ("log\\d",)), "allow", None, "f.rules:1"),
+        PrefixRule((("ab",),), "prompt", None, "f.rules:2"),
+    ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "prefix_rule(",
+                "pattern=",
+                '["x"',
+                "]",
+                ")",
+                ",",
+                '"',
+                "'''",
+                "\n",
+                "#",
+                "$",
+                "é",
+                "\x00",
+                "  ",
+            ]
+        ),
+        max_size=12,
+    ).map("".join)
+)
+def test_execpolicy_reader_never_raises_and_warns_in_one_line(text: str) -> None:
+    parsed = parse_rules(text, "f.rules")
+    assert all("\n" not in warning for warning in parsed.warnings)
