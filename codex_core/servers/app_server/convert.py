@@ -1,11 +1,11 @@
-"""Core payloads in wire form: commands, patch changes, token usage."""
+"""Core payloads in wire form: commands, patch changes, token usage, plans."""
 
 from __future__ import annotations
 
 import shlex
 
 from codex_core.frontend.commands import display_command
-from codex_core.protocol import AddChange, DeleteChange, FileChange, TokenUsage
+from codex_core.protocol import AddChange, DeleteChange, FileChange, PlanUpdateEvent, TokenUsage
 from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server import model_notify as n
 
@@ -45,3 +45,11 @@ def usage_breakdown(usage: TokenUsage) -> n.TokenUsageBreakdown:
         outputTokens=usage.output_tokens,
         reasoningOutputTokens=usage.reasoning_output_tokens,
     )
+
+
+def plan_steps(plan: PlanUpdateEvent) -> list[n.PlanStep]:
+    """An `update_plan` call's steps in wire form (`in_progress` is `inProgress`)."""
+    return [
+        n.PlanStep(step=s.step, status="inProgress" if s.status == "in_progress" else s.status)
+        for s in plan.plan
+    ]

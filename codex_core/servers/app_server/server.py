@@ -217,7 +217,9 @@ class AppServer:
         )
         asyncio.get_running_loop().create_task(loaded.session.submit(op))
         self.notify(n.ServerRequestResolvedNotification(threadId=loaded.id, requestId=request_id))
-        self.notify(n.ThreadStatusChangedNotification(threadId=loaded.id, status=ActiveStatus()))
+        if not (pending.kind == "exec" and decision == "abort"):  # the translator sends it then
+            active = n.ThreadStatusChangedNotification(threadId=loaded.id, status=ActiveStatus())
+            self.notify(active)
 
     async def close(self) -> None:
         """Stop every loaded thread's session."""

@@ -42,6 +42,7 @@ from codex_core.servers.app_server.convert import (
     command_actions,
     command_line,
     file_changes,
+    plan_steps,
     usage_breakdown,
 )
 from codex_core.servers.app_server.model_thread import (
@@ -73,6 +74,7 @@ class TurnState:
     id: str
     input: list[items.UserInput]
     compact: bool = False
+    started: bool = False
     started_ms: int = field(default_factory=now_ms)
     error: TurnError | None = None
     message: items.AgentMessageItem | None = None
@@ -94,7 +96,7 @@ class TurnState:
             completedAt=int(time.time()) if done else None,
             durationMs=now_ms() - self.started_ms if done else None,
             items=[self.last_message] if done and self.last_message else [],
-            itemsView="summary" if done else "notLoaded",
+            itemsView="summary" if done and status != "interrupted" else "notLoaded",
         )
 
 
@@ -134,6 +136,7 @@ class Translator:
         match msg:
             case TaskStartedEvent():
                 turn.started_ms = now_ms()
+                turn.started = True
                 out: list[Out] = [
                     n.ThreadStatusChangedNotification(threadId=tid, status=ActiveStatus()),
                     n.TurnStartedNotification(threadId=tid, turn=turn.wire("inProgress")),
@@ -222,21 +225,12 @@ class Translator:
                     reason=msg.reason,
                     grantRoot=msg.grant_root,
                 )
+                # Codex announces a patch's item before the thread waits (a command's after).
                 waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
-                out.insert(0, n.ThreadStatusChangedNotification(threadId=tid, status=waiting))
+                out.append(n.ThreadStatusChangedNotification(threadId=tid, status=waiting))
                 return [*out, ApprovalAsk(patch_ask, msg.call_id, "patch")]
             case ApprovalDecisionEvent():
-                if msg.decision not in ("denied", "abort"):
-                    return []
-                pending: items.CommandExecutionItem | items.FileChangeItem | None = (
-                    turn.commands.pop(msg.call_id, None)
-                    if msg.kind == "exec"
-                    else turn.patches.pop(msg.call_id, None)
-                )
-                if pending is None:
-                    return []
-                pending.status = "declined"
-                return [self._completed(turn, pending)]
+                return self._declined(turn, msg)
             case ExecCommandBeginEvent():
                 return self._command_started(turn, msg.call_id, msg.command, msg.cwd)
             case ExecCommandOutputDeltaEvent():
@@ -290,12 +284,7 @@ class Translator:
             case TurnDiffEvent():
                 return [n.TurnDiffUpdatedNotification(**ids, diff=msg.unified_diff)]
             case PlanUpdateEvent():
-                steps = [
-                    n.PlanStep(
-                        step=s.step, status="inProgress" if s.status == "in_progress" else s.status
-                    )
-                    for s in msg.plan
-                ]
+                steps = plan_steps(msg)
                 return [
                     n.TurnPlanUpdatedNotification(**ids, explanation=msg.explanation, plan=steps)
                 ]
@@ -314,7 +303,10 @@ class Translator:
                 ]
             case ErrorEvent():
                 turn.error = TurnError(message=msg.message)
-                return [n.ErrorNotification(**ids, error=turn.error, willRetry=False)]
+                error = n.ErrorNotification(**ids, error=turn.error, willRetry=False)
+                if not turn.started:  # refused before it began (an unreadable image): ends here
+                    return [error, *self._finish(event.id, turn, "failed")]
+                return [error]
             case TaskCompleteEvent():
                 return self._finish(event.id, turn, "failed" if turn.error else "completed")
             case TurnAbortedEvent():
@@ -347,6 +339,27 @@ class Translator:
             itemId=item.id,
             summaryIndex=len(item.summary) - 1,
         )
+
+    def _declined(self, turn: TurnState, msg: ApprovalDecisionEvent) -> list[Out]:
+        """A refused command or patch completes `declined`, as in Codex 0.169, except a
+        cancelled patch (never completed; its turn ends interrupted)."""
+        if msg.decision not in ("denied", "abort"):
+            return []
+        tid = self.thread_id
+        if msg.kind == "patch":
+            patch = turn.patches.pop(msg.call_id, None)
+            if patch is None or msg.decision == "abort":
+                return []
+            patch.status = "declined"
+            return [self._completed(turn, patch)]
+        command = turn.commands.pop(msg.call_id, None)
+        if command is None:
+            return []
+        command.status = "declined"
+        out: list[Out] = [self._completed(turn, command)]
+        if msg.decision == "abort":  # the server held this status back for the item
+            out.append(n.ThreadStatusChangedNotification(threadId=tid, status=ActiveStatus()))
+        return out
 
     def _command_started(
         self, turn: TurnState, call_id: str, command: list[str], cwd: str
