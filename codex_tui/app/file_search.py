@@ -16,7 +16,7 @@ from pathlib import Path
 
 from codex_tui.app.fuzzy import rank_key, subsequence_pattern
 
-WALK_CHUNK = 5000
+WALK_CHUNK = 1000
 """Files are published to searchers in chunks of this many while the walk runs."""
 MAX_FILES = 500_000
 
@@ -39,9 +39,17 @@ class FileIndex:
             self.done.set()
 
     def _git_files(self) -> bool:
+        # Tracked files come from the index at once; untracked ones need a directory walk.
+        seen: set[str] = set()
+        if not self._git_list(["--cached"], seen):
+            return False
+        self._git_list(["--others", "--exclude-standard"], seen)
+        return True
+
+    def _git_list(self, which: list[str], seen: set[str]) -> bool:
         try:
             proc = subprocess.Popen(
-                ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                ["git", "ls-files", "-z", *which],
                 cwd=self.root,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
@@ -53,7 +61,6 @@ class FileIndex:
         data = proc.stdout.read()
         if proc.wait() != 0:
             return False
-        seen: set[str] = set()
         chunk: list[str] = []
         for raw in data.split(b"\0"):
             if not raw:

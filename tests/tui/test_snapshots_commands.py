@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -95,13 +97,25 @@ def test_snapshot_slash_popup_filtered(snap_compare: Compare) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, keys="/st"))
 
 
-def test_snapshot_file_popup(snap_compare: Compare, tmp_path: Path) -> None:
+def test_snapshot_file_popup(snap_compare: Compare) -> None:
+    # A fixed directory: the session header shows it, and tmp_path changes between runs.
+    tmp_path = Path(tempfile.gettempdir()) / "codex-tui-snapshot-files"
+    shutil.rmtree(tmp_path, ignore_errors=True)
     for name in ("src/codex/loader.py", "src/codex/config.py", "tests/test_loader.py", "README.md"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text("")
 
     async def wait_files(pilot: Pilot[Any], boot: FakeBoot) -> None:
-        await pilot.pause(0.3)
+        from codex_tui.app.screens.chat import ChatScreen
+
+        screen = pilot.app.screen
+        assert isinstance(screen, ChatScreen)
+        files = screen.completion.files
+        assert files is not None
+        files.done.wait(5)
+        await pilot.pause(0.1)
+        screen.completion.refresh()  # the final rows, whatever the poll timer saw
+        await pilot.pause(0.2)
 
     app, boot = app_with(FakeBoot(configured_event=configured(cwd=str(tmp_path))))
     assert snap_compare(

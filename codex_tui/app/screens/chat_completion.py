@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from codex_tui.app.screens.chat import ChatScreen
 
 FILE_ROWS = 8
-WALK_POLL_SECONDS = 0.05
+WALK_POLL_SECONDS = 0.02
 
 
 class Completion:
