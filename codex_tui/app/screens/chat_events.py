@@ -26,6 +26,7 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
     GetHistoryEntryResponseEvent,
+    McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
     PatchApplyBeginEvent,
@@ -53,9 +54,11 @@ from codex_tui.app.formatting import (
     format_elapsed,
     reasoning_header,
 )
+from codex_tui.app.transcript_log import TranscriptLog
 from codex_tui.app.widgets.cells.agent_cell import AgentCell
 from codex_tui.app.widgets.cells.diff_summary_cell import DiffSummaryCell
 from codex_tui.app.widgets.cells.exec_cell import ExecCell
+from codex_tui.app.widgets.cells.info_cell import InfoCell
 from codex_tui.app.widgets.cells.mcp_cell import McpCell
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.cells.patch_cell import PatchCell
@@ -103,6 +106,10 @@ class ChatHooks(Protocol):
         """Hand a history entry to the composer."""
         ...
 
+    def on_user_message(self, text: str, cell: UserCell) -> None:
+        """A user message joined the transcript (backtrack counts them)."""
+        ...
+
     def on_shutdown_complete(self) -> None:
         """The core stopped."""
         ...
@@ -127,6 +134,7 @@ class EventApplier:
     hide_reasoning: bool = False
     context_window: int | None = None
     session_id: str | None = None
+    rollout_path: str | None = None
     cwd: str | None = None
     total_usage: TokenUsage | None = None
     turn: TurnState = field(default_factory=TurnState)
@@ -135,13 +143,16 @@ class EventApplier:
     mcps: dict[str, McpCell] = field(default_factory=dict)
     searches: dict[str, WebSearchCell] = field(default_factory=dict)
     decided: set[str] = field(default_factory=set)
+    log: TranscriptLog = field(default_factory=TranscriptLog)
 
     async def apply(self, msg: EventMsg, *, replay: bool = False) -> None:
         """Apply one event; `replay` is set for a resumed session's past events."""
         hooks = self.hooks
+        self.log.record(msg)
         match msg:
             case SessionConfiguredEvent():
                 self.session_id = msg.session_id
+                self.rollout_path = msg.rollout_path
                 self.cwd = msg.cwd
                 await hooks.on_session_configured(msg)
             case TaskStartedEvent():
@@ -175,7 +186,9 @@ class EventApplier:
                 self.turn.reasoning = None
                 self.turn.reasoning_text = ""
             case UserMessageEvent():
-                await self._add(UserCell(msg.message, images=len(msg.images or [])))
+                user = UserCell(msg.message, images=len(msg.images or []))
+                await self._add(user)
+                hooks.on_user_message(msg.message, user)
             case ExecCommandBeginEvent():
                 self.turn.did_work = True
                 cell = ExecCell(msg.call_id, msg.command)
@@ -238,6 +251,8 @@ class EventApplier:
                     await self._add(WebSearchCell(msg.call_id, query))
                 else:
                     searched.finish(query)
+            case McpListToolsResponseEvent():
+                await self._add(mcp_servers_cell(msg))
             case ErrorEvent():
                 await self._add(NoticeCell("error", msg.message))
             case WarningEvent():
@@ -332,5 +347,17 @@ class EventApplier:
             if stats:
                 await self._add(DiffSummaryCell(stats))
         seconds = 0.0 if replay else self.hooks.on_turn_ended(aborted)
-        if not replay and turn.did_work and seconds >= 1:
-            await self._add(SeparatorCell(f"Worked for {format_elapsed(seconds)}"))
+        if not replay and not aborted:
+            shown = format_elapsed(seconds) if seconds >= 1 else "<1s"
+            await self._add(SeparatorCell(f"Worked for {shown}"))
+
+
+def mcp_servers_cell(msg: McpListToolsResponseEvent) -> InfoCell:
+    """`/mcp`: each server's state and tools."""
+    rows: list[tuple[str, str]] = []
+    for server in msg.servers:
+        state = server.status if not server.error else f"{server.status}: {server.error}"
+        rows.append((server.name, state))
+        rows.append(("", "tools: " + (", ".join(server.tools) or "none")))
+    note = None if rows else "No MCP servers are configured; add one with `codex mcp add`."
+    return InfoCell("MCP servers", rows, note=note)
