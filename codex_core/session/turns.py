@@ -18,7 +18,7 @@ from codex_core.client import ModelClientError, ToolSpec
 from codex_core.config.shell_env import create_env
 from codex_core.instructions import base_instructions
 from codex_core.kernel import Kernel
-from codex_core.model_family import exec_tool_style
+from codex_core.model_family import exec_tool_style, offers_update_plan
 from codex_core.protocol import (
     ErrorEvent,
     EventMsg,
@@ -81,14 +81,17 @@ class TurnRunner:
         emit(UserMessageEvent(message=text, images=images or None))
         await s.undo.before_turn(turn.cwd)
         client = s.client_factory(s.config, s.session_id, turn)
-        registry = default_registry(exec_tool_style(turn.model, s.config.model_provider.wire_api))
+        wire_api = s.config.model_provider.wire_api
+        registry = default_registry(
+            exec_tool_style(turn.model, wire_api),
+            offer_plan=offers_update_plan(turn.model, wire_api),
+        )
         if s.mcp is not None and not await self._add_mcp_tools(registry, emit):
             await client.aclose()
             return
         register_view_image(registry)
         instructions = s.config.base_instructions or base_instructions()
         compactor = Compactor(s, sub.id, emit, client, turn, instructions)
-        wire_api = s.config.model_provider.wire_api
         hosted = web_search_specs(s.config.web_search, wire_api)
 
         def tool_specs() -> list[ToolSpec]:

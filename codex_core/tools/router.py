@@ -73,11 +73,14 @@ async def handle_update_plan(ctx: ToolContext, call: ToolCall) -> str:
     return run_update_plan(ctx, call.payload)
 
 
-def default_registry(exec_style: ExecToolStyle = "unified_exec") -> ToolRegistry:
+def default_registry(
+    exec_style: ExecToolStyle = "unified_exec", *, offer_plan: bool = True
+) -> ToolRegistry:
     """Every tool this build offers or accepts.
 
-    `exec_style` (from the model family) decides which command tools are offered; the
-    other set stays registered, so a call the model makes anyway still runs.
+    `exec_style` (from the model family) decides which command tools are offered, and
+    `offer_plan` whether `update_plan` is; tools not offered stay registered, so a call the
+    model makes anyway still runs.
     """
     unified = exec_style == "unified_exec"
     registry = ToolRegistry()
@@ -111,7 +114,7 @@ def default_registry(exec_style: ExecToolStyle = "unified_exec") -> ToolRegistry
         ToolEntry(
             "update_plan",
             handle_update_plan,
-            lambda _policy: update_plan_tool(),
+            (lambda _policy: update_plan_tool()) if offer_plan else None,
             mutating=False,
             approval="none",
         ),

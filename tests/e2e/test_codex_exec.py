@@ -274,12 +274,12 @@ def test_codex_exec_sends_agents_md_and_environment_context(
     assert texts[1].startswith("<environment_context>") and f"<cwd>{tmp_path}</cwd>" in texts[1]
     assert texts[-1] == "hello"
     assert "apply_patch" in body["instructions"]
-    # Unified exec replaces `shell` for Responses models, as in Codex 0.169.
+    # Unified exec replaces `shell` for Responses models, as in Codex 0.169; like 0.169,
+    # no model is offered update_plan by default.
     assert {tool.get("name", tool["type"]) for tool in body["tools"]} == {
         "exec_command",
         "write_stdin",
         "apply_patch",
-        "update_plan",
         "view_image",
         "web_search",
     }
