@@ -17,6 +17,8 @@ log = logging.getLogger(__name__)
 
 AUTH_JSON = "auth.json"
 OPENAI_API_KEY = "OPENAI_API_KEY"
+CODEX_API_KEY = "CODEX_API_KEY"
+"""An API key for providers that use OpenAI auth, read from the environment as 0.169 does."""
 
 
 def _uses_openai_auth(provider: ModelProviderInfo) -> bool:
@@ -45,8 +47,9 @@ def load_api_key(
     """The API key for `provider`, or None if there is none.
 
     The provider's `env_key` variable wins; providers that use OpenAI auth (the built-in
-    `openai`, or any provider whose `env_key` is OPENAI_API_KEY) fall back to the key saved
-    by `codex login` in auth.json.
+    `openai`, `requires_openai_auth = true`, or an `env_key` of OPENAI_API_KEY) then take
+    `CODEX_API_KEY` from the environment, as Codex 0.169 does, and last the key saved by
+    `codex login` in auth.json.
 
     Args:
         codex_home: The CODEX_HOME directory.
@@ -60,6 +63,9 @@ def load_api_key(
             return value
     if not _uses_openai_auth(provider):
         return None
+    from_codex_env = env.get(CODEX_API_KEY, "").strip()
+    if from_codex_env:
+        return from_codex_env
     stored = read_auth_json(codex_home).get(OPENAI_API_KEY)
     if isinstance(stored, str) and stored.strip():
         return stored.strip()
@@ -67,9 +73,8 @@ def load_api_key(
 
 
 def save_api_key(codex_home: Path, key: str) -> Path:
-    """Store `key` as OPENAI_API_KEY in CODEX_HOME/auth.json (mode 0600, atomic).
-
-    Other entries of an existing auth.json (tokens, timestamps) are kept.
+    """Store `key` in CODEX_HOME/auth.json (mode 0600, atomic) as `codex login
+    --with-api-key` of Codex 0.169 does: `{"auth_mode": "apikey", "OPENAI_API_KEY": key}`.
 
     Returns:
         The path of auth.json.
@@ -79,8 +84,7 @@ def save_api_key(codex_home: Path, key: str) -> Path:
     """
     private_mkdir(codex_home)
     path = codex_home / AUTH_JSON
-    data = read_auth_json(codex_home)
-    data[OPENAI_API_KEY] = key
+    data = {"auth_mode": "apikey", OPENAI_API_KEY: key}
     # mkstemp creates the file with mode 0600, so the key is never readable by others.
     fd, tmp = tempfile.mkstemp(prefix=".auth.json.", dir=codex_home)
     try:
@@ -95,3 +99,21 @@ def save_api_key(codex_home: Path, key: str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def delete_auth(codex_home: Path) -> bool:
+    """Remove CODEX_HOME/auth.json (`codex logout`); False when there was none.
+
+    Raises:
+        OSError: If it exists but cannot be removed.
+    """
+    try:
+        (codex_home / AUTH_JSON).unlink()
+    except FileNotFoundError:
+        return False
+    return True
+
+
+def masked_key(key: str) -> str:
+    """An API key as `codex login status` shows it: the first 8 and last 5 characters."""
+    return "***" if len(key) <= 13 else f"{key[:8]}***{key[-5:]}"

@@ -16,7 +16,32 @@ PASSTHROUGH = {
     "execpolicy": ("codex_tui.execpolicy_cmd", "check commands against your rules"),
     "sessions": ("codex_tui.sessions_cmd", "list recorded sessions"),
     "mcp": ("codex_tui.mcp_cmd", "manage MCP servers in config.toml"),
+    "completion": ("codex_tui.completion_cmd", "print a bash, zsh or fish completion script"),
 }
+
+UNSUPPORTED = frozenset(
+    {
+        "agents",
+        "apply",
+        "a",
+        "archive",
+        "cloud",
+        "delete",
+        "doctor",
+        "exec-server",
+        "features",
+        "fork",
+        "migrate-nfs-db",
+        "migrate-rollouts",
+        "plugin",
+        "queue",
+        "remote-control",
+        "review",
+        "unarchive",
+        "update",
+    }
+)
+"""Codex 0.169 subcommands this codex does not have: refused by name, never sent as a prompt."""
 
 
 def build_tui_parser() -> argparse.ArgumentParser:
@@ -24,7 +49,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser = CliParser(
         prog="codex",
         description="codex — a coding agent in your terminal.",
-        epilog="subcommands: exec, resume, sandbox, execpolicy, sessions, login "
+        epilog="subcommands: exec, resume, login, logout, mcp, app-server, acp, sandbox, "
+        "execpolicy, sessions, completion "
         "(run `codex <subcommand> --help`)",
     )
     parser.add_argument("--version", action="version", version=f"codex-cli {__version__}")
@@ -126,6 +152,15 @@ def _dispatch(args: list[str]) -> int:
         from codex_tui.login_cmd import main as login_main
 
         return login_main(args[1:])
+    if head == "logout":
+        from codex_tui.login_cmd import logout_main
+
+        return logout_main(args[1:])
+    if head in UNSUPPORTED:
+        raise UsageError(
+            f"codex {head}: this subcommand of the Codex CLI is not available in this codex; "
+            "run `codex --help` for the ones it has"
+        )
     if head == "resume":
         ns = build_resume_parser().parse_args(args[1:])
         return _run_tui(ns, resume="id" if ns.session_id else ("last" if ns.last else "picker"))

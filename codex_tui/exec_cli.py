@@ -17,12 +17,22 @@ if TYPE_CHECKING:
     from codex_core.config import Config
 
 
-def build_exec_parser(*, resume: bool = False) -> argparse.ArgumentParser:
-    """`codex exec [OPTIONS] [PROMPT|-]`, or `codex exec resume [--last | ID] [PROMPT|-]`."""
+NOT_IN_GIT = "Not inside a trusted directory and --skip-git-repo-check was not specified."
+"""Codex 0.169's refusal outside a git repository (exit 1, nothing sent)."""
+
+
+def build_exec_parser() -> argparse.ArgumentParser:
+    """`codex exec [OPTIONS] [PROMPT|-]` and `codex exec [OPTIONS] resume [--last | ID] [PROMPT]`.
+
+    As in Codex 0.169, options may come before `resume`, after it, after the id, and between
+    the words: everything is parsed in one pass (`parse_intermixed_args`).
+    """
     parser = CliParser(
         prog="codex exec",
         description="Run codex non-interactively. The prompt comes from the argument, or from "
-        "stdin when it is `-` or omitted with stdin piped.",
+        "stdin when it is `-` or omitted with stdin piped; piped stdin beside a prompt is "
+        "appended to it inside <stdin>…</stdin>. `codex exec resume --last|ID [PROMPT]` "
+        "continues a recorded session.",
     )
     add_common_flags(parser)
     parser.add_argument(
@@ -40,27 +50,60 @@ def build_exec_parser(*, resume: bool = False) -> argparse.ArgumentParser:
     )
     parser.add_argument("--output-schema", metavar="FILE", help="JSON schema for the final answer")
     parser.add_argument("--color", choices=["always", "never", "auto"], default="auto")
-    if resume:
-        parser.prog = "codex exec resume"
-        parser.add_argument("--last", action="store_true", help="continue the most recent session")
-        parser.add_argument(
-            "--all",
-            action="store_true",
-            help="with --last: any directory's sessions, not only this one's",
-        )
-        parser.add_argument(
-            "words",
-            nargs="*",
-            metavar="[ID] [PROMPT]",
-            help="session id (unless --last), then the prompt",
-        )
-    else:
-        parser.add_argument("prompt", nargs="?", help="the task; `-` reads it from stdin")
+    parser.add_argument(
+        "--add-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="another directory the sandbox lets commands write (workspace-write)",
+    )
+    parser.add_argument(
+        "--ephemeral", action="store_true", help="do not record this session (no rollout file)"
+    )
+    parser.add_argument(
+        "--last", action="store_true", help="with resume: continue the most recent session"
+    )
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="with resume --last: any directory's sessions, not only this one's",
+    )
+    parser.add_argument(
+        "words",
+        nargs="*",
+        metavar="[resume [ID]] [PROMPT]",
+        help="the task (`-` reads it from stdin), or `resume` and a session id (unless --last)",
+    )
     return parser
 
 
+def parse_exec_args(argv: list[str]) -> tuple[argparse.Namespace, bool]:
+    """The parsed command line and whether it resumes a session (`session_id`, `prompt` set)."""
+    ns = build_exec_parser().parse_intermixed_args(argv)
+    words: list[str] = ns.words
+    resume = bool(words) and words[0] == "resume"
+    if resume:
+        words = words[1:]
+        limit = 1 if ns.last else 2
+        if len(words) > limit or (not ns.last and not words):
+            raise UsageError("codex exec resume: expected `--last [PROMPT]` or `ID [PROMPT]`")
+        ns.session_id = None if ns.last else words[0]
+        ns.prompt = words[-1] if len(words) == limit else None
+    else:
+        if ns.last or ns.all:
+            raise UsageError("codex exec: --last and --all go with `resume`")
+        if len(words) > 1:
+            raise UsageError(
+                f"codex exec: unexpected argument {words[1]!r}; quote the prompt as one argument"
+            )
+        ns.session_id = None
+        ns.prompt = words[0] if words else None
+    return ns, resume
+
+
 def read_prompt(prompt: str | None) -> str:
-    """The prompt from the argument or stdin."""
+    """The prompt: the argument, stdin for `-` or no argument, or both as Codex 0.169 joins
+    them (the prompt, a blank line, then the piped data inside `<stdin>` … `</stdin>`)."""
     if prompt is None or prompt == "-":
         if prompt is None and sys.stdin.isatty():
             raise UsageError(
@@ -70,22 +113,18 @@ def read_prompt(prompt: str | None) -> str:
         if not text.strip():
             raise UsageError("codex exec: the prompt read from stdin is empty")
         return text
-    return prompt
+    if sys.stdin is None or sys.stdin.isatty():
+        return prompt
+    data = sys.stdin.read()
+    if not data:
+        return prompt
+    ending = "" if data.endswith("\n") else "\n"
+    return f"{prompt}\n\n<stdin>\n{data}{ending}</stdin>"
 
 
 def main(argv: list[str]) -> int:
     """Entry for `codex exec`."""
-    resume = bool(argv) and argv[0] == "resume"
-    if resume:
-        ns = build_exec_parser(resume=True).parse_args(argv[1:])
-        words: list[str] = ns.words
-        limit = 1 if ns.last else 2
-        if len(words) > limit or (not ns.last and not words):
-            raise UsageError("codex exec resume: expected `--last [PROMPT]` or `ID [PROMPT]`")
-        ns.session_id = None if ns.last else words[0]
-        ns.prompt = words[-1] if len(words) == limit else None
-    else:
-        ns = build_exec_parser().parse_args(argv)
+    ns, resume = parse_exec_args(argv)
     _setup_logging(ns.debug)
     from codex_core.config import ConfigError, load_config
     from codex_core.frontend.git import find_git_root
@@ -99,13 +138,12 @@ def main(argv: list[str]) -> int:
         print(f"codex: {err}", file=sys.stderr)
         return 1
     if not ns.skip_git_repo_check and find_git_root(config.cwd) is None:
-        print(
-            "codex: not inside a git repository; run in a repo or pass --skip-git-repo-check",
-            file=sys.stderr,
-        )
+        print(NOT_IN_GIT, file=sys.stderr)
         return 1
+    config.ephemeral = bool(ns.ephemeral)
+    _add_dirs(config, ns.add_dir)
     resume_path = _resume_path(ns, config) if resume else None
-    if resume and resume_path is None:
+    if resume_path is False:
         return 1
     prompt = read_prompt(ns.prompt)
     images = [_image_path(p, config.cwd) for p in split_image_args(ns.image)]
@@ -152,7 +190,9 @@ def _read_output_schema(path: str | None) -> dict[str, Any] | None | Literal[Fal
     return schema
 
 
-def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None:
+def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None | Literal[False]:
+    """The rollout to continue; None starts a new session (`--last` finding none, as in
+    Codex 0.169); False after an error line (an id that names no session)."""
     from codex_core.frontend import (
         NotASessionError,
         SessionNotFoundError,
@@ -165,12 +205,34 @@ def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None:
             found = last_session(config.codex_home, cwd=None if ns.all else config.cwd)
         else:
             found = find_session(config.codex_home, ns.session_id)
-    except (SessionNotFoundError, NotASessionError) as err:
+    except SessionNotFoundError as err:
+        if ns.last:
+            return None
         print(f"codex: {err}", file=sys.stderr)
-        return None
+        return False
+    except NotASessionError as err:
+        print(f"codex: {err}", file=sys.stderr)
+        return False
     for warning in found.skipped_warnings:
         print(f"codex: {warning}", file=sys.stderr)
     return found.path
+
+
+def _add_dirs(config: Config, dirs: list[str]) -> None:
+    """`--add-dir DIR`: extra writable roots of a workspace-write sandbox."""
+    if not dirs:
+        return
+    roots = getattr(config.sandbox_policy, "writable_roots", None)
+    if roots is None:
+        print(
+            "codex: --add-dir only applies with --sandbox workspace-write; ignoring it",
+            file=sys.stderr,
+        )
+        return
+    for folder in dirs:
+        path = str((config.cwd / Path(folder).expanduser()).resolve())
+        if path not in roots:
+            roots.append(path)
 
 
 def _image_path(typed: str, cwd: Path) -> str:

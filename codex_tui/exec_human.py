@@ -87,8 +87,8 @@ class HumanProcessor:
         self.err.write(text + "\n")
         self.err.flush()
 
-    def header(self) -> None:
-        """The session summary printed before anything else."""
+    def header(self, session_id: str = "") -> None:
+        """The session summary printed before anything else (Codex 0.169's facts)."""
         c = self.config
         self._print(self._style(f"codex v{__version__}", "bold"))
         self._print("--------")
@@ -98,9 +98,10 @@ class HumanProcessor:
             ("provider", c.model_provider_id),
             ("approval", c.approval_policy),
             ("sandbox", c.sandbox_policy.mode),
+            ("reasoning effort", c.model_reasoning_effort or "none"),
+            ("reasoning summaries", c.model_reasoning_summary or "none"),
+            ("session id", session_id),
         ]
-        if c.model_reasoning_effort:
-            rows.append(("reasoning effort", c.model_reasoning_effort))
         for key, value in rows:
             self._print(f"{self._style(key + ':', 'bold')} {value}")
         self._print("--------")
@@ -149,7 +150,11 @@ class HumanProcessor:
                     self._print(f"  {marks[item.status]} {item.step}")
             case TokenCountEvent():
                 if msg.info is not None:
-                    self._total_tokens = msg.info.total_token_usage.total_tokens
+                    # As 0.169 counts them: cached input is not counted again.
+                    usage = msg.info.total_token_usage
+                    self._total_tokens = (
+                        usage.input_tokens - usage.cached_input_tokens + usage.output_tokens
+                    )
             case StreamErrorEvent() | WarningEvent():
                 self._print(self._style(msg.message, "yellow"))
             case ErrorEvent():
@@ -161,7 +166,7 @@ class HumanProcessor:
             case TaskCompleteEvent():
                 self._finish()
             case SessionConfiguredEvent():
-                self.header()
+                self.header(msg.session_id)
             case McpToolCallBeginEvent():
                 self._print()
                 self._print(f"{self._style('tool', 'magenta', 'bold')} {msg.server}.{msg.tool}")
@@ -221,7 +226,8 @@ class HumanProcessor:
     def _finish(self) -> None:
         if self._total_tokens:
             self._print()
-            self._print(f"{self._style('tokens used', 'magenta', 'bold')}: {self._total_tokens:,}")
+            self._print(self._style("tokens used", "magenta", "bold"))
+            self._print(f"{self._total_tokens:,}")
         if self.last_message is not None and not self.out.isatty():
             self.out.write(self.last_message.rstrip("\n") + "\n")
             self.out.flush()

@@ -128,19 +128,22 @@ class JsonlProcessor:
                     self._next_item += 1
                 self._line({"type": "item.completed", "item": item})
             case PatchApplyBeginEvent():
-                self._patches[msg.call_id] = {
-                    "changes": [
-                        {"path": path, "kind": change.type} for path, change in msg.changes.items()
-                    ]
-                }
-            case PatchApplyEndEvent():
-                begun = self._patches.pop(msg.call_id, {"changes": []})
-                self._item(
-                    "item.completed",
+                # Codex 0.169 announces a file change with `item.started` (in_progress) too.
+                self._patches[msg.call_id] = self._item(
+                    "item.started",
                     "file_change",
-                    changes=begun["changes"],
-                    status="completed" if msg.success else "failed",
+                    changes=[
+                        {"path": path, "kind": change.type} for path, change in msg.changes.items()
+                    ],
+                    status="in_progress",
                 )
+            case PatchApplyEndEvent():
+                begun = self._patches.pop(msg.call_id, None)
+                status = "completed" if msg.success else "failed"
+                if begun is None:
+                    self._item("item.completed", "file_change", changes=[], status=status)
+                else:
+                    self._line({"type": "item.completed", "item": {**begun, "status": status}})
             case PlanUpdateEvent():
                 items = [{"text": p.step, "completed": p.status == "completed"} for p in msg.plan]
                 if self._todo is None:
@@ -248,9 +251,9 @@ class JsonlProcessor:
         for started in self._running.values():
             self._line({"type": "item.completed", "item": {**started, "status": "failed"}})
         self._running.clear()
-        for call_id in list(self._patches):
-            begun = self._patches.pop(call_id)
-            self._item("item.completed", "file_change", changes=begun["changes"], status="failed")
+        for begun in self._patches.values():
+            self._line({"type": "item.completed", "item": {**begun, "status": "failed"}})
+        self._patches.clear()
 
     def _finish_todo(self) -> None:
         if self._todo is not None:

@@ -6,6 +6,7 @@ import logging
 import os
 import tomllib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -21,6 +22,7 @@ from codex_core.config.errors import (
     toml_syntax_error,
 )
 from codex_core.config.overrides import apply_override, parse_cli_overrides, split_dotted_key
+from codex_core.config.profiles import layer_profile
 from codex_core.config.resolve import resolve_config
 from codex_core.config.schema import ConfigToml, sweep_unknown_keys
 from codex_core.config.types import Config, ConfigOverrides
@@ -104,12 +106,19 @@ def load_config(
     pairs = parse_cli_overrides(cli_overrides)
     path = home / CONFIG_TOML
     text, data = read_config_toml(path)
+    flags = overrides or ConfigOverrides()
+    warnings = drop_unsupported_keys(data)  # config.toml's own keys, legacy profiles included
     applied: list[_Applied] = []
     for key, value in pairs:
-        apply_override(data, key, value)
+        if split_dotted_key(key)[0] in ("profile", "profiles"):
+            apply_override(data, key, value)  # legacy profile keys: judged with the file's
+    warnings += layer_profile(data, home, path, flags.profile, read_config_toml)
+    for key, value in pairs:
+        if split_dotted_key(key)[0] not in ("profile", "profiles"):
+            apply_override(data, key, value)
         applied.append(_Applied(tuple(split_dotted_key(key)), key, value))
 
-    warnings = drop_unsupported_keys(data)
+    warnings += drop_unsupported_keys(data)
     cleaned, unknown = sweep_unknown_keys(data)
     warnings += [_unknown_key_warning(key, applied) for key in unknown]
     for warning in warnings:
@@ -118,14 +127,16 @@ def load_config(
         toml = ConfigToml.model_validate(cleaned, strict=True)
     except ValidationError as err:
         raise _validation_error(err.errors()[0], str(path), text, applied) from None
-    return resolve_config(
+    config = resolve_config(
         toml,
-        overrides or ConfigOverrides(),
+        replace(flags, profile=None),  # already layered above
         override_keys={entry.path for entry in applied},
         codex_home=home,
         environ=env,
         warnings=warnings,
     )
+    config.profile = flags.profile
+    return config
 
 
 def _override_for(path: Sequence[str | int], applied: list[_Applied]) -> _Applied | None:

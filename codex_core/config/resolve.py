@@ -12,7 +12,6 @@ from codex_core.config.schema import (
     APPROVAL_POLICIES,
     SANDBOX_MODES,
     ConfigToml,
-    ProfileToml,
 )
 from codex_core.config.shell_env import ShellEnvironmentPolicy
 from codex_core.config.types import (
@@ -42,23 +41,17 @@ log = logging.getLogger(__name__)
 
 
 class _Layers:
-    """Picks a value by precedence: flag > `-c` > active profile > config.toml."""
+    """Picks a value by precedence: flag > the merged file (`-c` > profile file > config.toml,
+    merged by the loader)."""
 
-    def __init__(
-        self, toml: ConfigToml, profile: ProfileToml | None, override_keys: set[tuple[str, ...]]
-    ) -> None:
+    def __init__(self, toml: ConfigToml, override_keys: set[tuple[str, ...]]) -> None:
         self.toml = toml
-        self.profile = profile
         self.override_keys = override_keys
 
     def get(self, name: str, flag: Any = None) -> Any:
         if flag is not None:
             return flag
-        top = getattr(self.toml, name)
-        if (name,) in self.override_keys or self.profile is None:
-            return top
-        from_profile = getattr(self.profile, name, None)
-        return top if from_profile is None else from_profile
+        return getattr(self.toml, name)
 
 
 def resolve_cwd(cwd: Path | None) -> Path:
@@ -84,16 +77,8 @@ def resolve_config(
     """
     _check_flags(overrides)
     cwd = resolve_cwd(overrides.cwd)
-    profile_name = overrides.profile or toml.profile
-    profile = None
-    if profile_name is not None:
-        profile = toml.profiles.get(profile_name)
-        if profile is None:
-            raise ConfigError(
-                f'profile "{profile_name}" not found in config.toml; '
-                f"add a [profiles.{profile_name}] table or choose another profile"
-            )
-    layers = _Layers(toml, profile, override_keys)
+    profile_name = overrides.profile  # the loader has layered its file already
+    layers = _Layers(toml, override_keys)
     projects = _projects(toml)
     trust = trust_level_for(projects, cwd)
 

@@ -117,19 +117,6 @@ class TuiToml(_Table):
     (`agent-turn-complete`, `approval-requested`)."""
 
 
-class ProfileToml(_Table):
-    """`[profiles.<name>]`: a named bundle of settings chosen with `--profile` or `profile`."""
-
-    model: str | None = None
-    model_provider: str | None = None
-    approval_policy: AskForApproval | None = None
-    sandbox_mode: SandboxMode | None = None
-    model_reasoning_effort: ReasoningEffort | None = None
-    model_reasoning_summary: ReasoningSummary | None = None
-    model_verbosity: Verbosity | None = None
-    experimental_instructions_file: str | None = None
-
-
 class ConfigToml(_Table):
     """The whole of config.toml; every field is optional."""
 
@@ -147,8 +134,6 @@ class ConfigToml(_Table):
         default_factory=ShellEnvironmentPolicyToml
     )
     shell_timeout_ms: int | None = Field(default=None, gt=0)
-    profile: str | None = None
-    profiles: dict[str, ProfileToml] = Field(default_factory=dict)
     notify: list[str] | None = None
     history: HistoryToml = Field(default_factory=HistoryToml)
     hide_agent_reasoning: bool = False

@@ -114,6 +114,8 @@ class Config:
     web_search: WebSearchMode = "cached"
     base_instructions: str | None = None
     profile: str | None = None
+    ephemeral: bool = False
+    """`codex exec --ephemeral`: the session writes no rollout file."""
     warnings: list[str] = field(default_factory=list)
     model_providers: dict[str, ModelProviderInfo] = field(default_factory=dict)
 

@@ -8,7 +8,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 AskForApproval = Literal["untrusted", "on-failure", "on-request", "never"]
 ReviewDecision = Literal["approved", "approved_for_session", "denied", "abort"]
-ReasoningEffort = Literal["minimal", "low", "medium", "high"]
+ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh"]
+"""As Codex 0.169 accepts them; sent as `reasoning.effort`."""
 ReasoningSummary = Literal["auto", "concise", "detailed", "none"]
 
 
@@ -70,8 +71,7 @@ class TokenUsage(_Model):
         return TokenUsage(
             input_tokens=self.input_tokens + other.input_tokens,
             cached_input_tokens=self.cached_input_tokens + other.cached_input_tokens,
-            cache_write_input_tokens=self.cache_write_input_tokens
-            + other.cache_write_input_tokens,
+            cache_write_input_tokens=self.cache_write_input_tokens + other.cache_write_input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
             reasoning_output_tokens=self.reasoning_output_tokens + other.reasoning_output_tokens,
             total_tokens=self.total_tokens + other.total_tokens,

@@ -43,6 +43,9 @@ class SessionStorage:
         self.config = config
         self.recorder = recorder
         self._warnings = warnings
+        self.session_id = ""
+        self.client = ORIGINATOR
+        """The `client` of notify payloads (`codex_exec` for exec sessions, as in 0.169)."""
 
     @property
     def path(self) -> Path | None:
@@ -51,8 +54,10 @@ class SessionStorage:
 
     @classmethod
     def create(cls, config: Config, session_id: str, source: str) -> SessionStorage:
-        """Start a new rollout file for a new session."""
+        """Start a new rollout file for a new session (none when `config.ephemeral`)."""
         warnings: list[str] = []
+        if config.ephemeral:
+            return cls(config, None, warnings)._named(session_id, source)
         try:
             recorder = RolloutRecorder.create(
                 config.codex_home,
@@ -67,12 +72,19 @@ class SessionStorage:
         except OSError as err:
             warnings.append(f"this session will not be saved: {err}")
             recorder = None
-        return cls(config, recorder, warnings)
+        return cls(config, recorder, warnings)._named(session_id, source)
+
+    def _named(self, session_id: str, source: str | None) -> SessionStorage:
+        self.session_id = session_id
+        if source == "exec":
+            self.client = "codex_exec"
+        return self
 
     @classmethod
     def resume(cls, config: Config, path: Path) -> tuple[SessionStorage, Restored]:
         """Reopen a rollout for appending and rebuild the conversation from it."""
-        rebuilt = reconstruct(read_rollout(path))
+        rollout = read_rollout(path)
+        rebuilt = reconstruct(rollout)
         history = [i for i in (parse_response_item(d) for d in rebuilt.history) if i is not None]
         warnings: list[str] = []
         try:
@@ -83,7 +95,9 @@ class SessionStorage:
             warnings.append(f"new messages in this session will not be saved: {err}")
             recorder = None
         restored = Restored(rebuilt.session_id, history, rebuilt.events, rebuilt.turn_context)
-        return cls(config, recorder, warnings), restored
+        source = rollout.meta.get("source") if rollout.meta else None
+        storage = cls(config, recorder, warnings)._named(rebuilt.session_id, str(source))
+        return storage, restored
 
     def drain_warnings(self) -> list[str]:
         """Warnings gathered since the last call."""
@@ -158,9 +172,12 @@ class SessionStorage:
         """Run the configured `notify` program with a JSON description of the finished turn."""
         if not argv:
             return
-        payload = {
+        payload = {  # the keys and order of Codex 0.169's payload
             "type": "agent-turn-complete",
+            "thread-id": self.session_id,
             "turn-id": turn_id,
+            "cwd": str(self.config.cwd),
+            "client": self.client,
             "input-messages": [user_text],
             "last-assistant-message": last,
         }

@@ -31,6 +31,8 @@ SUBCOMMANDS: list[list[str]] = [
     ["debug", "--", "true"],
     ["execpolicy", "check", "--", "ls"],
     ["mcp", "list"],
+    ["completion", "bash"],
+    ["logout"],
 ]
 
 

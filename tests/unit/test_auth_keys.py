@@ -17,18 +17,19 @@ def test_auth_save_writes_private_file(tmp_path: Path) -> None:
     path = save_api_key(tmp_path, "sk-test-1234")
     assert path == tmp_path / "auth.json"
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
-    assert json.loads(path.read_text()) == {"OPENAI_API_KEY": "sk-test-1234"}
+    assert json.loads(path.read_text()) == {"auth_mode": "apikey", "OPENAI_API_KEY": "sk-test-1234"}
     assert [p.name for p in tmp_path.iterdir()] == ["auth.json"]
 
 
-def test_auth_save_keeps_other_entries_and_creates_home(tmp_path: Path) -> None:
+def test_auth_save_replaces_the_file_and_creates_home(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
     (home / "auth.json").write_text(json.dumps({"OPENAI_API_KEY": "old", "tokens": {"a": 1}}))
     save_api_key(home, "new")
+    # As `codex login --with-api-key` of Codex 0.169: the whole file is replaced.
     assert json.loads((home / "auth.json").read_text()) == {
+        "auth_mode": "apikey",
         "OPENAI_API_KEY": "new",
-        "tokens": {"a": 1},
     }
     fresh = tmp_path / "fresh" / "codex"
     save_api_key(fresh, "k")

@@ -81,10 +81,11 @@ def test_config_error_cli_override_plain_string_for_integer(tmp_path: Path) -> N
     assert message == '-c model_context_window="lots": model_context_window must be an integer'
 
 
-def test_config_error_unknown_profile(tmp_path: Path) -> None:
-    message = error_of(tmp_path, "", profile="fast")
-    assert message.startswith('profile "fast" not found in config.toml')
-    assert error_of(tmp_path, 'profile = "slow"\n').startswith('profile "slow" not found')
+def test_config_error_legacy_profile_selector(tmp_path: Path) -> None:
+    # Codex 0.169 refuses the legacy selector; a missing NAME.config.toml only warns.
+    message = error_of(tmp_path, 'profile = "slow"\n')
+    assert 'profile = "slow" is no longer supported' in message
+    assert "slow.config.toml and pass --profile slow" in message
 
 
 def test_config_error_unknown_provider(tmp_path: Path) -> None:
@@ -114,7 +115,6 @@ def test_config_unknown_keys_warn_and_are_ignored(tmp_path: Path) -> None:
     text = (
         'model = "o3"\nmystery = 1\n[tui]\nnotifications = true\ncolour = "red"\n'
         '[model_providers.mock]\nname = "m"\nsecret_sauce = true\n'
-        '[profiles.p]\nmodel = "x"\nflavour = "y"\n'
     )
     (tmp_path / "config.toml").write_text(text)
     config = load_config(
@@ -125,7 +125,6 @@ def test_config_unknown_keys_warn_and_are_ignored(tmp_path: Path) -> None:
         "unknown config key `mystery` in config.toml (ignored)",
         "unknown config key `tui.colour` in config.toml (ignored)",
         "unknown config key `model_providers.mock.secret_sauce` in config.toml (ignored)",
-        "unknown config key `profiles.p.flavour` in config.toml (ignored)",
         "unknown config key `extra` in a -c override (ignored)",
     ]
 

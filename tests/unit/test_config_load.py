@@ -8,6 +8,7 @@ import pytest
 
 from codex_core.config import (
     Config,
+    ConfigError,
     ConfigOverrides,
     HistoryConfig,
     McpServerConfig,
@@ -65,46 +66,57 @@ def test_config_defaults_without_a_file(tmp_path: Path) -> None:
 
 
 def test_config_precedence_flag_beats_cli_beats_profile_beats_file(tmp_path: Path) -> None:
-    text = 'model = "file-model"\nprofile = "p"\n[profiles.p]\nmodel = "profile-model"\n'
-    assert load(tmp_path, text).model == "profile-model"
-    assert load(tmp_path, text, cli=["model=cli-model"]).model == "cli-model"
-    flag = ConfigOverrides(model="flag-model")
+    (tmp_path / "p.config.toml").write_text('model = "profile-model"\n')
+    text = 'model = "file-model"\n'
+    profile = ConfigOverrides(profile="p")
+    assert load(tmp_path, text, overrides=profile).model == "profile-model"
+    assert load(tmp_path, text, cli=["model=cli-model"], overrides=profile).model == "cli-model"
+    flag = ConfigOverrides(model="flag-model", profile="p")
     assert load(tmp_path, text, cli=["model=cli-model"], overrides=flag).model == "flag-model"
-    assert load(tmp_path, 'model = "file-model"\n').model == "file-model"
+    assert load(tmp_path, text).model == "file-model"
 
 
 def test_config_precedence_for_approval_and_sandbox(tmp_path: Path) -> None:
-    text = (
-        'approval_policy = "never"\nsandbox_mode = "danger-full-access"\nprofile = "safe"\n'
-        '[profiles.safe]\napproval_policy = "untrusted"\nsandbox_mode = "read-only"\n'
+    (tmp_path / "safe.config.toml").write_text(
+        'approval_policy = "untrusted"\nsandbox_mode = "read-only"\n'
     )
-    config = load(tmp_path, text)
+    text = 'approval_policy = "never"\nsandbox_mode = "danger-full-access"\n'
+    safe = ConfigOverrides(profile="safe")
+    config = load(tmp_path, text, overrides=safe)
     assert (config.approval_policy, config.sandbox_policy) == ("untrusted", ReadOnlyPolicy())
-    config = load(tmp_path, text, cli=["approval_policy=on-failure"])
+    config = load(tmp_path, text, cli=["approval_policy=on-failure"], overrides=safe)
     assert config.approval_policy == "on-failure"
     assert config.sandbox_policy == ReadOnlyPolicy()
-    flags = ConfigOverrides(approval_policy="never", sandbox_mode="danger-full-access")
+    flags = ConfigOverrides(
+        approval_policy="never", sandbox_mode="danger-full-access", profile="safe"
+    )
     config = load(tmp_path, text, cli=["approval_policy=on-failure"], overrides=flags)
     assert (config.approval_policy, config.sandbox_policy) == ("never", DangerFullAccessPolicy())
     assert config.approval_policy_explicit and config.sandbox_mode_explicit
 
 
-def test_config_profile_flag_selects_profile_over_file_choice(tmp_path: Path) -> None:
-    text = (
-        'profile = "a"\n[profiles.a]\nmodel = "model-a"\n'
-        '[profiles.b]\nmodel = "model-b"\nmodel_reasoning_effort = "high"\n'
+def test_config_profile_flag_layers_its_file_and_legacy_tables_are_ignored(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "b.config.toml").write_text(
+        'model = "model-b"\nmodel_reasoning_effort = "high"\n'
         'model_reasoning_summary = "detailed"\nmodel_verbosity = "low"\n'
     )
+    text = 'model = "base"\n[profiles.a]\nmodel = "model-a"\n'
     config = load(tmp_path, text, overrides=ConfigOverrides(profile="b"))
     assert config.profile == "b"
     assert (config.model, config.model_reasoning_effort) == ("model-b", "high")
     assert (config.model_reasoning_summary, config.model_verbosity) == ("detailed", "low")
-    assert load(tmp_path, text).profile == "a"
+    plain = load(tmp_path, text)
+    assert (plain.profile, plain.model) == (None, "base")
+    assert [w for w in plain.warnings if "legacy profiles (a)" in w] == plain.warnings[:1]
 
 
-def test_config_cli_override_selects_profile_defined_by_cli(tmp_path: Path) -> None:
-    config = load(tmp_path, cli=["profiles.x.model=from-x", "profile=x"])
-    assert (config.profile, config.model) == ("x", "from-x")
+def test_config_legacy_profile_selector_and_table_with_flag_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r'profile = "x" is no longer supported'):
+        load(tmp_path, cli=["profiles.x.model=from-x", "profile=x"])
+    with pytest.raises(ConfigError, match=r"--profile a: .* move those settings into .*a\.config"):
+        load(tmp_path, '[profiles.a]\nmodel = "m"\n', overrides=ConfigOverrides(profile="a"))
 
 
 def test_config_dotted_cli_override_with_inline_provider_table(tmp_path: Path) -> None:

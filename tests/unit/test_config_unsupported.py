@@ -25,10 +25,7 @@ def _load(home: Path, text: str) -> list[str]:
         ("show_raw_agent_reasoning = true\n", "show_raw_agent_reasoning"),
         ('file_opener = "cursor"\n', "file_opener"),
         ("file_opener = 3\n", "file_opener"),
-        (
-            '[profiles.p]\nmodel = "o3"\ndisable_response_storage = true\n',
-            "profiles.p.disable_response_storage",
-        ),
+        # (legacy [profiles.*] tables are ignored whole since Codex 0.169's profile files)
     ],
 )
 def test_config_unsupported_key_warns_once_and_starts(tmp_path: Path, text: str, key: str) -> None:

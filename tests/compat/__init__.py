@@ -1,0 +1,1 @@
+"""Side by side with the Codex CLI 0.169 (`codex-rust`): formats and behaviour both ways."""
