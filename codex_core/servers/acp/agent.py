@@ -42,7 +42,8 @@ from codex_core.protocol import (
     UserTurnOp,
 )
 from codex_core.servers.acp.modes import BY_ID, PRESETS, mode_of
-from codex_core.servers.acp.updates import UpdateBuilder, replay
+from codex_core.servers.acp.replay import recorded_patches, replay
+from codex_core.servers.acp.updates import UpdateBuilder
 from codex_core.session import Session
 
 log = logging.getLogger(__name__)
@@ -186,7 +187,8 @@ class CodexAgent:
         except (SessionNotFoundError, NotASessionError) as err:
             raise acp.RequestError.resource_not_found(str(err)) from None
         loaded_id, state, configured = await self._open(config, path)
-        for update in replay(configured.initial_messages or []):
+        patches = recorded_patches(path)
+        for update in replay(configured.initial_messages or [], patches):
             await self._conn.session_update(loaded_id, update)
         state.pump = asyncio.get_running_loop().create_task(self._pump(loaded_id, state))
         return acp.LoadSessionResponse(modes=self._modes(state.mode))

@@ -165,33 +165,3 @@ class UpdateBuilder:
                 return [acp.update_agent_thought_text(f"Warning: {msg.message}\n")]
             case _:
                 return []
-
-
-def replay(events: list[dict[str, Any]]) -> list[Update]:
-    """A resumed session's recorded events as the updates a client shows on load."""
-    out: list[Update] = []
-    for event in events:
-        kind = event.get("type")
-        if kind == "user_message":
-            out.append(acp.update_user_message_text(str(event.get("message", ""))))
-        elif kind == "agent_message":
-            out.append(acp.update_agent_message_text(str(event.get("message", ""))))
-        elif kind == "agent_reasoning":
-            out.append(acp.update_agent_thought_text(str(event.get("text", ""))))
-        elif kind == "exec_command_end":
-            command = event.get("command")
-            argv = [str(c) for c in command] if isinstance(command, list) else []
-            call_id = str(event.get("call_id", ""))
-            code = event.get("exit_code")
-            out.append(
-                acp.start_tool_call(
-                    call_id,
-                    display_command(argv),
-                    kind="execute",
-                    status="completed" if code == 0 else "failed",
-                    content=[
-                        acp.tool_content(acp.text_block(str(event.get("aggregated_output", ""))))
-                    ],
-                )
-            )
-    return out
