@@ -18,6 +18,10 @@ NO_HOME_NEEDED = frozenset({"-h", "--help", "help", "-V", "--version"})
 def main() -> int:
     """Dispatch on the name the script was started under, then run the CLI."""
     arg0 = os.path.basename(sys.argv[0]) if sys.argv else "codex"
+    # httpx imports its command-line client (click, pygments, rich: ~50 ms) whenever those
+    # are installed, and rich is (Textual needs it). codex never runs that client; a None
+    # entry makes httpx fall back to its stub `main`, as when they are missing.
+    sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
     if arg0 in APPLY_PATCH_ARG0S:
         from codex_core.apply_patch.cli import main as apply_patch_main
 

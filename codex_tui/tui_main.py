@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+from codex_tui.first_frame import FirstFrame
+
 if TYPE_CHECKING:
     from codex_core.config import Config, ConfigOverrides
     from codex_tui.app.codex_app import ExitSummary
@@ -41,9 +43,6 @@ def run_tui(
         resume_id: Session id (or unambiguous prefix) for `resume="id"`.
         show_all: List sessions of every directory, not only the current one.
     """
-    from codex_core import __version__
-    from codex_core.config import ConfigError, load_config
-
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
             'codex: the interactive UI needs a terminal; use `codex exec "…"` in scripts and pipes.',
@@ -54,17 +53,53 @@ def run_tui(
     # the terminal's real size: let the terminal speak for itself.
     for stale in ("LINES", "COLUMNS"):
         os.environ.pop(stale, None)
+    # The composer goes up before the config, the core and Textual load (see first_frame).
+    frame = None if resume == "picker" else FirstFrame.paint()
+    try:
+        return _run(
+            frame,
+            overrides,
+            cli_overrides,
+            prompt=prompt,
+            images=images,
+            resume=resume,
+            resume_id=resume_id,
+            show_all=show_all,
+        )
+    finally:
+        if frame is not None:
+            frame.close()
+
+
+def _run(
+    frame: FirstFrame | None,
+    overrides: ConfigOverrides,
+    cli_overrides: list[str],
+    *,
+    prompt: str | None,
+    images: list[Path],
+    resume: ResumeMode,
+    resume_id: str | None,
+    show_all: bool,
+) -> int:
+    from codex_core import __version__
+    from codex_core.config import ConfigError, load_config
+
+    def fail(message: str) -> int:
+        if frame is not None:
+            frame.close()  # the message belongs on the user's screen, not the frame's
+        print(f"codex: {message}", file=sys.stderr)
+        return 1
+
     try:
         config = load_config(overrides, cli_overrides)
     except ConfigError as err:
-        print(f"codex: {err}", file=sys.stderr)
-        return 1
+        return fail(str(err))
     _log_to_file(config)
     try:
         resume_path = _resume_path(config, resume, resume_id, show_all)
     except LookupError as err:
-        print(f"codex: {err}", file=sys.stderr)
-        return 1
+        return fail(str(err))
 
     from codex_tui.app.codex_app import CodexApp
     from codex_tui.app.core import LaunchOptions
@@ -82,6 +117,8 @@ def run_tui(
     )
     app = CodexApp(RealBoot(overrides, list(cli_overrides), config), options)
     summary = app.run()
+    if frame is not None:
+        frame.close()
     return print_exit_summary(summary)
 
 

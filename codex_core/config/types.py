@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from codex_core.config.flags import (
+    ConfigOverrides as ConfigOverrides,  # moved; still importable here
+)
 from codex_core.config.shell_env import ShellEnvironmentPolicy
 from codex_core.model_provider import ModelProviderInfo, built_in_model_providers
 from codex_core.protocol.common import AskForApproval, ReadOnlyPolicy, SandboxPolicy
@@ -20,22 +23,6 @@ DEFAULT_MODEL_PROVIDER = "openai"
 OSS_PROVIDER_ID = "oss"
 DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024
 DEFAULT_SHELL_TIMEOUT_MS = 10_000
-
-
-@dataclass
-class ConfigOverrides:
-    """Settings from dedicated command-line flags; they beat every other source."""
-
-    model: str | None = None
-    cwd: Path | None = None
-    approval_policy: AskForApproval | None = None
-    sandbox_mode: str | None = None
-    model_provider: str | None = None
-    profile: str | None = None
-    oss: bool = False
-    base_instructions: str | None = None
-    search: bool = False
-    """`--search`: live web search (`web_search = "live"`)."""
 
 
 @dataclass

@@ -1,0 +1,30 @@
+"""`ConfigOverrides`: the settings dedicated command-line flags carry (standard library only).
+
+Kept apart from the resolved `Config` so a frontend can map its flags before pydantic and
+the protocol models load (the TUI paints its first frame in that time).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from codex_core.protocol.common import AskForApproval
+
+
+@dataclass
+class ConfigOverrides:
+    """Settings from dedicated command-line flags; they beat every other source."""
+
+    model: str | None = None
+    cwd: Path | None = None
+    approval_policy: AskForApproval | None = None
+    sandbox_mode: str | None = None
+    model_provider: str | None = None
+    profile: str | None = None
+    oss: bool = False
+    base_instructions: str | None = None
+    search: bool = False
+    """`--search`: live web search (`web_search = "live"`)."""
