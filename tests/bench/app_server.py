@@ -2,7 +2,8 @@
 
 Per run, over a real pipe: spawn → `initialize` result, `initialize` → `thread/start` result
 (goal ≤ 300 ms), `turn/start` → first `item/agentMessage/delta`, and spawn → first delta.
-For comparison, `codex exec --json` spawn → first agent message line (exec prints no deltas).
+For comparison, `codex exec --json` spawn → first agent message line (exec prints no deltas),
+and our TUI in a pty: Enter on a prompt → the first delta's text painted on the screen.
 
 Run: .venv/bin/python tests/bench/app_server.py [--runs N] [--rust PATH]
 The Rust CLI is `$CODEX_RUST`, else `codex-rust` on PATH; its CODEX_HOME lives outside /tmp.
@@ -28,6 +29,8 @@ from tests.support.sse import message, turn  # noqa: E402
 
 CODEX = Path(sys.executable).parent / "codex"
 MODEL = ["-c", 'model="gpt-5.1-codex"']
+FIRST, SECOND, REST = "Zebra42", "Yak77", " answers"
+"""The scripted answers' deltas; the first of each is a word no screen shows otherwise."""
 
 
 def _read_until(proc: subprocess.Popen[bytes], predicate: object) -> dict[str, object]:
@@ -43,7 +46,7 @@ def _read_until(proc: subprocess.Popen[bytes], predicate: object) -> dict[str, o
 
 def app_server_run(binary: str, server: ModelServer, home: Path, cwd: Path) -> dict[str, float]:
     """One app-server session; returns the latencies in ms."""
-    server.add(turn(message("hello world", chunks=["hello", " world"])))
+    server.add(turn(message(FIRST + REST, chunks=[FIRST, REST])))
     env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-bench"}
     argv = [binary, *server.cli_flags(), *MODEL, "app-server", "--listen", "stdio://"]
     start = time.perf_counter()
@@ -121,6 +124,57 @@ def exec_run(binary: str, server: ModelServer, home: Path, cwd: Path) -> dict[st
     return {"exec spawn→first message": (first - start) * 1000}
 
 
+def tui_run(server: ModelServer, home: Path, cwd: Path) -> dict[str, float]:
+    """Our TUI in a pty: Enter on a prompt → the first delta painted on the (emulated) screen,
+    for the session's first prompt and for a second one (the session is up by then)."""
+    import pexpect
+    import pyte
+
+    server.add(turn(message(FIRST + REST, chunks=[FIRST, REST])))
+    server.add(turn(message(SECOND + REST, chunks=[SECOND, REST])))
+    env = {
+        **os.environ,
+        "CODEX_HOME": str(home),
+        "OPENAI_API_KEY": "sk-bench",
+        "TERM": "xterm-256color",
+    }
+    args = ["-a", "on-request", "-s", "read-only", *server.cli_flags(), *MODEL]
+    child = pexpect.spawn(
+        str(CODEX), args, cwd=str(cwd), env=env, dimensions=(36, 110), encoding="utf-8"
+    )
+    screen = pyte.Screen(110, 36)
+    stream = pyte.Stream(screen)
+
+    def wait_for(text: str) -> None:
+        while not any(text in line for line in screen.display):
+            try:
+                stream.feed(child.read_nonblocking(65536, timeout=20))
+            except (pexpect.TIMEOUT, pexpect.EOF) as err:
+                shown = "\n".join(screen.display)
+                raise SystemExit(f"the TUI never showed {text!r}:\n{shown}") from err
+
+    wait_for("Ask Codex to do anything")
+    latencies: list[float] = []
+    for prompt, answer in (("hi", FIRST), ("again", SECOND)):
+        child.send(prompt)
+        wait_for(prompt)
+        sent = time.perf_counter()
+        child.send("\r")
+        wait_for(answer)
+        latencies.append((time.perf_counter() - sent) * 1000)
+        wait_for(REST.strip())
+    child.sendcontrol("c")
+    child.sendcontrol("d")
+    try:
+        child.expect(pexpect.EOF, timeout=10)
+    except pexpect.TIMEOUT:
+        child.terminate(force=True)
+    return {
+        "TUI 1st prompt→delta painted": latencies[0],
+        "TUI 2nd prompt→delta painted": latencies[1],
+    }
+
+
 def median_of(runs: list[dict[str, float]]) -> dict[str, float]:
     return {key: statistics.median(run[key] for run in runs) for key in runs[0]}
 
@@ -146,13 +200,20 @@ def main() -> int:
             runs = [app_server_run(binary, server, home, cwd) for _ in range(args.runs)]
             execs = [exec_run(binary, server, home, cwd) for _ in range(args.runs)]
             results[name] = {**median_of(runs), **median_of(execs)}
+            if name == "ours":
+                tuis = [tui_run(server, home, cwd) for _ in range(args.runs)]
+                results[name].update(median_of(tuis))
             if name != "ours":
                 shutil.rmtree(home.parent, ignore_errors=True)
     keys = list(results["ours"])
     print(f"median of {args.runs} runs (ms)")
-    print(f"{'':28}" + "".join(f"{name:>14}" for name in results))
+    print(f"{'':32}" + "".join(f"{name:>14}" for name in results))
     for key in keys:
-        print(f"{key:28}" + "".join(f"{results[name][key]:14.1f}" for name in results))
+        row = "".join(
+            f"{results[name][key]:14.1f}" if key in results[name] else f"{'-':>14}"
+            for name in results
+        )
+        print(f"{key:32}{row}")
     goal = results["ours"]["initialize→thread/start"]
     print(
         f"goal initialize→thread/start ≤ 300 ms: {'met' if goal <= 300 else 'MISSED'} ({goal:.0f} ms)"
