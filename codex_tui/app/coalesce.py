@@ -1,4 +1,5 @@
-"""Merging runs of streamed deltas in a batch of core events, so each frame renders once."""
+"""Preparing a batch of core events for the screen: start-up warnings set aside, and runs of
+streamed deltas merged so each frame renders once."""
 
 from __future__ import annotations
 
@@ -8,7 +9,20 @@ from codex_core.protocol import (
     Event,
     EventMsg,
     ExecCommandOutputDeltaEvent,
+    WarningEvent,
 )
+
+
+def split_startup_warnings(events: list[Event]) -> tuple[list[str], list[Event]]:
+    """The start-up warnings (config keys, MCP servers: submission "0") and the other events."""
+    warnings: list[str] = []
+    rest: list[Event] = []
+    for event in events:
+        if event.id == "0" and isinstance(event.msg, WarningEvent):
+            warnings.append(event.msg.message)
+        else:
+            rest.append(event)
+    return warnings, rest
 
 
 def coalesce(events: list[Event]) -> list[EventMsg]:

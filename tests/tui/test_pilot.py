@@ -547,7 +547,7 @@ async def test_slash_resume_switches_to_the_picked_session() -> None:
         await settle(pilot)
         assert first.ops_of(ShutdownOp) == [ShutdownOp()]
         assert boot.starts == [None, Path("/sessions/rollout-000.jsonl")]
-        assert isinstance(app.screen, ChatScreen) and app.screen.core is boot.core
+        assert isinstance(app.screen, ChatScreen) and app.screen.outbox.core is boot.core
         assert app.is_running, "the old session's shutdown does not end the app"
 
 

@@ -3,23 +3,43 @@ puts the chosen one in the composer, and sending it forks the conversation from 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Protocol
 
 from codex_tui.app.widgets.cells.user_cell import UserCell
 from codex_tui.app.widgets.composer import Composer
 from codex_tui.app.widgets.footer_bar import FooterBar
 
-if TYPE_CHECKING:
-    from codex_tui.app.screens.chat import ChatScreen
-
 ARM_SECONDS = 1.5
+
+
+class BacktrackHost(Protocol):
+    """What backtracking needs from the chat screen."""
+
+    @property
+    def composer(self) -> Composer:
+        """The composer a chosen message is loaded into."""
+        ...
+
+    @property
+    def footer(self) -> FooterBar:
+        """The footer that shows the selection."""
+        ...
+
+    def set_timer(self, delay: float, callback: Callable[[], None]) -> object:
+        """Call `callback` after `delay` seconds."""
+        ...
+
+    def hide_completion(self) -> None:
+        """Close the completion popup (and re-sync the composer's key capture)."""
+        ...
 
 
 class Backtrack:
     """Selection state over the session's user messages (0-based, oldest first)."""
 
-    def __init__(self, screen: ChatScreen) -> None:
-        self.screen = screen
+    def __init__(self, host: BacktrackHost) -> None:
+        self.host = host
         self.messages: list[str] = []
         self.cells: dict[int, UserCell] = {}
         self.armed = False
@@ -40,7 +60,7 @@ class Backtrack:
         if not self.armed and not self.active:
             self.armed = True
             self._footer()
-            self.screen.set_timer(ARM_SECONDS, self._disarm)
+            self.host.set_timer(ARM_SECONDS, self._disarm)
             return
         self.armed = False
         if not self.active:
@@ -62,7 +82,7 @@ class Backtrack:
             chosen = self.index
             self.cancel()
             self.fork_from = chosen
-            composer = self.screen.query_one(Composer)
+            composer = self.host.composer
             composer.load_text(self.messages[chosen])
             composer.move_cursor(composer.document.end)
             self._footer()
@@ -75,7 +95,7 @@ class Backtrack:
         self.active = False
         self.armed = False
         self.index = None
-        self.screen.completion.hide()
+        self.host.hide_completion()
         self._footer()
 
     def forget_fork(self) -> None:
@@ -86,7 +106,7 @@ class Backtrack:
     def _select(self, index: int) -> None:
         self.index = index
         self._highlight(index)
-        self.screen.completion.hide()  # re-syncs the composer's key capture
+        self.host.hide_completion()  # re-syncs the composer's key capture
         self._footer()
 
     def _highlight(self, index: int | None) -> None:
@@ -101,7 +121,7 @@ class Backtrack:
             self._footer()
 
     def _footer(self) -> None:
-        footer = self.screen.query_one(FooterBar)
+        footer = self.host.footer
         if self.active:
             total = len(self.messages)
             footer.set_mode(f"backtrack {(self.index or 0) + 1}/{total}")

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal, Protocol
 
+from textual.app import App
 from textual.content import Content
+from textual.widget import Widget
 
-from codex_core.protocol import CompactOp, ListMcpToolsOp, OverrideTurnContextOp, UndoOp
+from codex_core.protocol import CompactOp, ListMcpToolsOp, Op, OverrideTurnContextOp, UndoOp
 from codex_core.protocol.common import (
     AskForApproval,
     DangerFullAccessPolicy,
@@ -19,6 +21,7 @@ from codex_core.protocol.common import (
     WorkspaceWritePolicy,
 )
 from codex_tui.app.git_diff import NotInGitError, diff_lines, working_tree_diff
+from codex_tui.app.screens.chat_events import EventApplier
 from codex_tui.app.screens.choice import Choice, ChoiceScreen
 from codex_tui.app.screens.pager import PagerScreen
 from codex_tui.app.slash_commands import Invocation, Unknown
@@ -26,9 +29,6 @@ from codex_tui.app.status_report import StatusFacts, status_rows
 from codex_tui.app.widgets.cells.info_cell import InfoCell
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.composer import Composer
-
-if TYPE_CHECKING:
-    from codex_tui.app.screens.chat import ChatScreen
 
 AppRequestName = Literal["quit", "new", "resume", "fork", "save-model", "logout"]
 
@@ -91,17 +91,66 @@ class AppRequest:
     effort: str | None = None
 
 
+class SlashHost(Protocol):
+    """What slash commands need from the chat screen: its state, and a few ways to act."""
+
+    running: bool
+    model: str | None
+    effort: str | None
+    provider: str | None
+    approval: AskForApproval | None
+    sandbox: SandboxPolicy | None
+    context_left: int | None
+    codex_home: str | None
+    notify_setting: bool | list[str]
+    applier: EventApplier
+
+    @property
+    def app(self) -> App[Any]:
+        """The app (commands push their pickers and pagers on it)."""
+        ...
+
+    @property
+    def composer(self) -> Composer:
+        """The composer."""
+        ...
+
+    async def add_cell(self, cell: Widget) -> None:
+        """Append a cell to the transcript."""
+        ...
+
+    async def send_text(self, text: str) -> None:
+        """Send a message the UI wrote."""
+        ...
+
+    async def submit_op(self, op: Op) -> None:
+        """Submit an op to the session."""
+        ...
+
+    async def request_app(self, request: AppRequest) -> None:
+        """Ask the app for something beyond the screen."""
+        ...
+
+    def set_model(self, model: str, effort: str | None) -> None:
+        """The model changed."""
+        ...
+
+    def set_policies(self, approval: AskForApproval, sandbox: SandboxPolicy) -> None:
+        """The approval and sandbox policies changed."""
+        ...
+
+
 class SlashRunner:
     """Runs parsed slash commands for one chat screen."""
 
-    def __init__(self, screen: ChatScreen) -> None:
+    def __init__(self, screen: SlashHost) -> None:
         self.screen = screen
 
     async def run(self, parsed: Invocation | Unknown, text: str) -> None:
         """Run a command, or explain why not."""
         screen = self.screen
         if isinstance(parsed, Unknown):
-            composer = screen.query_one(Composer)
+            composer = screen.composer
             composer.load_text(text)
             composer.move_cursor(composer.document.end)
             await screen.add_cell(
@@ -173,7 +222,7 @@ class SlashRunner:
 
     async def cmd_mention(self, _args: str) -> None:
         """Start an @ mention in the composer."""
-        composer = self.screen.query_one(Composer)
+        composer = self.screen.composer
         composer.insert("@")
 
     async def cmd_status(self, _args: str) -> None:

@@ -2,26 +2,60 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from codex_tui.app import slash_commands
 from codex_tui.app.file_search import FileIndex
 from codex_tui.app.widgets.completion_popup import CompletionPopup
 from codex_tui.app.widgets.composer import Composer
 
-if TYPE_CHECKING:
-    from codex_tui.app.screens.chat import ChatScreen
-
 FILE_ROWS = 8
 WALK_POLL_SECONDS = 0.02
+
+
+class CompletionHost(Protocol):
+    """What the completion popup's driver needs from the chat screen."""
+
+    @property
+    def composer(self) -> Composer:
+        """The composer being completed."""
+        ...
+
+    @property
+    def popup(self) -> CompletionPopup:
+        """The popup above the composer."""
+        ...
+
+    @property
+    def workspace(self) -> Path:
+        """The session's working directory (what `@` searches)."""
+        ...
+
+    @property
+    def backtracking(self) -> bool:
+        """Whether a backtrack selection holds the navigation keys."""
+        ...
+
+    def set_timer(self, delay: float, callback: Callable[[], None]) -> object:
+        """Call `callback` after `delay` seconds."""
+        ...
+
+    def run_worker(self, work: Callable[[], None], *, group: str, thread: bool) -> object:
+        """Run blocking `work` in a worker thread."""
+        ...
+
+    async def submit_text(self, text: str) -> None:
+        """Do what Enter does with `text`."""
+        ...
 
 
 class Completion:
     """Decides what the popup shows after each edit, and what its keys do."""
 
-    def __init__(self, screen: ChatScreen) -> None:
-        self.screen = screen
+    def __init__(self, host: CompletionHost) -> None:
+        self.host = host
         self.files: FileIndex | None = None
         self._file_token: tuple[int, str] | None = None
         self._polling = False
@@ -29,18 +63,18 @@ class Completion:
     @property
     def popup(self) -> CompletionPopup:
         """The popup widget."""
-        return self.screen.query_one(CompletionPopup)
+        return self.host.popup
 
     @property
     def composer(self) -> Composer:
         """The composer widget."""
-        return self.screen.query_one(Composer)
+        return self.host.composer
 
     def index_files(self, root: Path) -> None:
         """Start listing the workspace's files in a worker thread (once)."""
         if self.files is None or self.files.root != root:
             self.files = FileIndex(root)
-            self.screen.run_worker(self.files.walk, thread=True, group="file-index")
+            self.host.run_worker(self.files.walk, group="file-index", thread=True)
 
     def refresh(self) -> None:
         """Re-read the composer and show, filter or hide the popup."""
@@ -63,8 +97,7 @@ class Completion:
     def _show_files(self) -> None:
         if self._file_token is None:
             return
-        cwd = Path(self.screen.applier.cwd or ".")
-        self.index_files(cwd)
+        self.index_files(self.host.workspace)
         assert self.files is not None
         found = self.files.search(self._file_token[1], FILE_ROWS)
         rows = [(path, path, "") for path in found]
@@ -72,7 +105,7 @@ class Completion:
         self.popup.show("file", rows, empty=waiting)
         if not self.files.done.is_set() and not self._polling:
             self._polling = True
-            self.screen.set_timer(WALK_POLL_SECONDS, self._poll_walk)
+            self.host.set_timer(WALK_POLL_SECONDS, self._poll_walk)
 
     def _poll_walk(self) -> None:
         """While the walk runs, refresh the file rows as more files arrive."""
@@ -82,7 +115,7 @@ class Completion:
             self._sync()
 
     def _sync(self) -> None:
-        self.composer.capture_keys = self.popup.is_open or self.screen.backtrack.active
+        self.composer.capture_keys = self.popup.is_open or self.host.backtracking
 
     def hide(self) -> None:
         """Close the popup."""
@@ -106,7 +139,7 @@ class Completion:
             if choice is None:
                 self.hide()
                 if key == "enter":
-                    await self.screen.submit_text(self.composer.text)
+                    await self.host.submit_text(self.composer.text)
                 return True
             if key == "tab":
                 self.composer.load_text(f"/{choice} ")
@@ -116,7 +149,7 @@ class Completion:
                 args = self.composer.text.partition(" ")[2]
                 self.composer.clear_input()
                 self.hide()
-                await self.screen.submit_text(f"/{choice} {args}".strip())
+                await self.host.submit_text(f"/{choice} {args}".strip())
             return True
         if popup.kind == "file" and self._file_token is not None and choice is not None:
             start, _query = self._file_token

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 
+from codex_tui.app import pasted_image
 from codex_tui.app.history import ComposerHistory, Fetch, Show, Step
 
 LARGE_PASTE_CHARS = 1000
@@ -20,11 +22,12 @@ class Composer(TextArea):
     """Where the user types; posts `Submitted` and `HistoryRequested` upwards."""
 
     class Submitted(Message):
-        """The user pressed Enter with this text (placeholders expanded)."""
+        """The user pressed Enter with this text (pasted blocks expanded) and these images."""
 
-        def __init__(self, text: str) -> None:
+        def __init__(self, text: str, images: tuple[str, ...] = ()) -> None:
             super().__init__()
             self.text = text
+            self.images = images
 
     class NavKey(Message):
         """A navigation key (up, down, tab, enter, escape) while the screen asked for them."""
@@ -52,6 +55,10 @@ class Composer(TextArea):
         )
         self.past = ComposerHistory()
         self.pastes: dict[int, str] = {}
+        self.images: dict[int, str] = {}
+        """Attached image files by number (`[Image #N]` in the text), paths as pasted."""
+        self.workspace = Path(".")
+        """Set by the screen: where relative pasted paths are looked up."""
         self.capture_keys = False
         """Set by the screen while a popup or a selection wants the navigation keys."""
 
@@ -59,6 +66,7 @@ class Composer(TextArea):
         """Empty the composer and forget pasted blocks."""
         self.clear()
         self.pastes.clear()
+        self.images.clear()
         self.past.reset()
 
     def history_entry(self, offset: int, log_id: int, entry: str | None) -> None:
@@ -72,6 +80,17 @@ class Composer(TextArea):
             return self.pastes.get(int(match.group(1)), match.group(0))
 
         return PLACEHOLDER.sub(expand, self.text)
+
+    def attached_images(self) -> tuple[str, ...]:
+        """The attached images whose `[Image #N]` is still in the text, in number order."""
+        kept = pasted_image.numbers_in(self.text)
+        return tuple(path for number, path in sorted(self.images.items()) if number in kept)
+
+    def attach_image(self, path: str) -> None:
+        """Attach an image file and put its `[Image #N]` at the cursor."""
+        number = max(self.images, default=0) + 1
+        self.images[number] = path
+        self.insert(pasted_image.placeholder(number) + " ")
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
@@ -99,6 +118,11 @@ class Composer(TextArea):
 
     async def _on_paste(self, event: events.Paste) -> None:
         text = event.text.replace("\r\n", "\n").replace("\r", "\n")
+        image = pasted_image.image_path(text, self.workspace)
+        if image is not None:
+            self._stop(event)
+            self.attach_image(image)
+            return
         if len(text) <= LARGE_PASTE_CHARS:
             self._stop(event)
             self.insert(text)
@@ -121,13 +145,14 @@ class Composer(TextArea):
         self.replace(text, (row, start), (row, col))
 
     def _submit(self) -> None:
-        text = self.expanded_text()
-        if not text.strip():
+        text, images = self.expanded_text(), self.attached_images()
+        if not text.strip() and not images:
             return
         self.past.record(text)
         self.clear()
         self.pastes.clear()
-        self.post_message(self.Submitted(text))
+        self.images.clear()
+        self.post_message(self.Submitted(text, images))
 
     def _apply(self, step: Step) -> None:
         match step:

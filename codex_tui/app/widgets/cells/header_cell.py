@@ -5,6 +5,9 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
+from codex_core.protocol import SessionConfiguredEvent
+from codex_tui.app.formatting import shorten_path
+
 HINTS = (
     ("/resume", "pick a past session to continue"),
     ("/new", "start a new session"),
@@ -25,6 +28,17 @@ class HeaderCell(Static):
         self.approval = approval
         self.sandbox = sandbox
         super().__init__(self._content())
+
+    @classmethod
+    def of_session(cls, event: SessionConfiguredEvent, version: str) -> HeaderCell:
+        """The header of the session `event` configured."""
+        return cls(
+            version=version,
+            model=event.model,
+            directory=shorten_path(event.cwd or "."),
+            approval=event.approval_policy or "default",
+            sandbox=event.sandbox_policy.mode if event.sandbox_policy else "default",
+        )
 
     def _content(self) -> Content:
         parts: list[str | tuple[str, str]] = [

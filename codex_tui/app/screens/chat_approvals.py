@@ -1,0 +1,79 @@
+"""The approval requests of a turn, shown one modal at a time in the order they came."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Protocol
+
+from textual.app import App
+
+from codex_core.frontend.approvals import approval_op
+from codex_core.protocol import Op
+from codex_tui.app.screens.approval import ApprovalAnswer, ApprovalRequest, ApprovalScreen
+from codex_tui.app.turn_timer import TurnTimer
+
+
+class ApprovalHost(Protocol):
+    """What the approval queue needs from the chat screen."""
+
+    timer: TurnTimer
+
+    @property
+    def app(self) -> App[Any]:
+        """The app the modal is pushed on."""
+        ...
+
+    @property
+    def cwd(self) -> str | None:
+        """The session's working directory (patch paths are shown relative to it)."""
+        ...
+
+    async def submit_op(self, op: Op) -> None:
+        """Submit the decision."""
+        ...
+
+    def refresh_status(self) -> None:
+        """Redraw the status line (it says when it waits for the user)."""
+        ...
+
+
+class ApprovalQueue:
+    """Requests wait here while another one is on screen."""
+
+    def __init__(self, host: ApprovalHost) -> None:
+        self.host = host
+        self.waiting: deque[ApprovalRequest] = deque()
+        self.open = False
+
+    def add(self, request: ApprovalRequest) -> None:
+        """Queue a request; show it now if no other modal is open."""
+        self.waiting.append(request)
+        if not self.open:
+            self._next()
+
+    def drop_all(self) -> None:
+        """The turn ended: forget waiting requests and close the open modal."""
+        self.waiting.clear()
+        if self.open and isinstance(self.host.app.screen, ApprovalScreen):
+            self.open = False
+            self.host.app.pop_screen()
+
+    def _next(self) -> None:
+        if not self.waiting:
+            return
+        host = self.host
+        request = self.waiting.popleft()
+        self.open = True
+        host.timer.pause()
+        host.refresh_status()
+
+        async def answered(answer: ApprovalAnswer | None) -> None:
+            self.open = False
+            host.timer.resume()
+            decision = answer.decision if answer is not None else "abort"
+            prefix = answer.remember_prefix if answer is not None else None
+            # The session answers with `approval_decision`, which draws the decision line.
+            await host.submit_op(approval_op(request, decision, remember_prefix=prefix))
+            self._next()
+
+        host.app.push_screen(ApprovalScreen(request, host.cwd), callback=answered)

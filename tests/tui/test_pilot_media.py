@@ -1,0 +1,111 @@
+"""Pilot tests for attached images, MCP call cells, /logout and /status details."""
+
+from __future__ import annotations
+
+import base64
+from pathlib import Path
+from typing import Any
+
+from textual import events
+
+from codex_core.protocol import UserInputOp, UserMessageEvent
+from codex_core.protocol.common import LocalImageInput, TextInput
+from codex_tui.app.codex_app import CodexApp
+from codex_tui.app.pasted_image import image_path
+from codex_tui.app.widgets.cells.user_cell import UserCell
+from codex_tui.app.widgets.composer import Composer
+from tests.tui.fake_core import FakeBoot, configured, frozen_clock, options, settle
+
+SIZE = (100, 34)
+PNG = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+)
+
+
+def make_app(cwd: Path, **opts: Any) -> tuple[CodexApp, FakeBoot]:
+    boot = FakeBoot(configured_event=configured(cwd=str(cwd)))
+    return CodexApp(boot, options(**opts), clock=frozen_clock()), boot
+
+
+def user_inputs(boot: FakeBoot) -> list[list[object]]:
+    return [list(op.items) for op in boot.core.ops if isinstance(op, UserInputOp)]
+
+
+async def type_text(pilot: Any, text: str) -> None:
+    for ch in text:
+        await pilot.press(ch if ch != " " else "space")
+
+
+async def paste(pilot: Any, app: CodexApp, text: str) -> None:
+    app.screen.query_one(Composer).post_message(events.Paste(text))
+    await settle(pilot)
+
+
+def test_image_path_recognises_what_terminals_paste(tmp_path: Path) -> None:
+    (tmp_path / "pic.png").write_bytes(PNG)
+    (tmp_path / "my shot.JPG").write_bytes(PNG)
+    (tmp_path / "notes.txt").write_text("x")
+    assert image_path("pic.png", tmp_path) == "pic.png"
+    assert image_path(f"  {tmp_path}/pic.png\n", tmp_path) == f"{tmp_path}/pic.png"
+    assert image_path(f"'{tmp_path}/my shot.JPG'", tmp_path) == f"{tmp_path}/my shot.JPG"
+    assert image_path(f"{tmp_path}/my\\ shot.JPG", tmp_path) == f"{tmp_path}/my shot.JPG"
+    assert image_path(f"file://{tmp_path}/my%20shot.JPG", tmp_path) == f"{tmp_path}/my shot.JPG"
+    assert image_path("missing.png", tmp_path) is None
+    assert image_path("notes.txt", tmp_path) is None
+    assert image_path("pic.png\npic.png", tmp_path) is None
+
+
+async def test_pasted_image_path_attaches_it_as_a_placeholder(tmp_path: Path) -> None:
+    (tmp_path / "pic.png").write_bytes(PNG)
+    app, boot = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await type_text(pilot, "see ")
+        await paste(pilot, app, "pic.png")
+        await type_text(pilot, "please")
+        composer = app.screen.query_one(Composer)
+        assert composer.text == "see [Image #1] please"
+        await pilot.press("enter")
+        await settle(pilot, boot.core)
+        assert user_inputs(boot) == [
+            [TextInput(text="see [Image #1] please"), LocalImageInput(path="pic.png")]
+        ]
+        assert composer.images == {}
+
+
+async def test_deleting_the_placeholder_drops_the_image(tmp_path: Path) -> None:
+    (tmp_path / "pic.png").write_bytes(PNG)
+    app, boot = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await paste(pilot, app, str(tmp_path / "pic.png"))
+        composer = app.screen.query_one(Composer)
+        assert composer.text == "[Image #1] "
+        composer.load_text("just text")
+        await pilot.press("enter")
+        await settle(pilot, boot.core)
+        assert user_inputs(boot) == [[TextInput(text="just text")]]
+
+
+async def test_pasted_text_that_is_no_image_stays_text(tmp_path: Path) -> None:
+    app, _boot = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await paste(pilot, app, "missing.png")
+        composer = app.screen.query_one(Composer)
+        assert composer.text == "missing.png" and composer.images == {}
+
+
+async def test_launch_images_are_sent_first_and_named_in_the_transcript(tmp_path: Path) -> None:
+    (tmp_path / "a.png").write_bytes(PNG)
+    app, boot = make_app(tmp_path, images=[Path("a.png")])
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, boot.core)
+        assert user_inputs(boot) == [[LocalImageInput(path="a.png")]]
+        boot.core.emit(UserMessageEvent(message="", images=["data:image/png;base64,AA"]))
+        boot.core.emit(
+            UserMessageEvent(message="and [Image #1] here", images=["data:,a", "data:,b"])
+        )
+        await settle(pilot, boot.core)
+        cells = [str(cell.render()) for cell in app.screen.query(UserCell)]
+        assert cells == ["› [Image #1]", "› [Image #2]\nand [Image #1] here"]
