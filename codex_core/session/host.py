@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from codex_core.client import ModelClient
     from codex_core.config import Config
+    from codex_core.exec.shell_snapshot import ShellSnapshot
     from codex_core.execpolicy import RuleSet
     from codex_core.mcp.manager import McpConnectionManager
     from codex_core.protocol import (
@@ -47,6 +48,7 @@ class TurnHost(Protocol):
     context_turn: TurnContext | None
     mcp: McpConnectionManager | None
     unified_exec: ProcessManager
+    shell_snapshot: ShellSnapshot
     undo: UndoStack
     last_usage: TokenUsage | None
 

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from codex_core import __version__
 from codex_core.client import ModelClient
-from codex_core.config import Config
+from codex_core.config import Config, create_env
+from codex_core.exec.shell_snapshot import ShellSnapshot
 from codex_core.execpolicy import RuleSet, append_allow_rule, load_rules
 from codex_core.protocol import (
     AddToHistoryOp,
@@ -116,6 +117,8 @@ class Session:
         """Work-tree snapshots taken before each turn, for `/undo`."""
         self.unified_exec = ProcessManager()
         """Commands started with `exec_command`: kept across turns, killed at shutdown."""
+        self.shell_snapshot = ShellSnapshot(create_env(config.shell_environment_policy))
+        """The login shell, run once in the background; `bash -lc` commands replay it."""
 
     @property
     def rollout_path(self) -> Path | None:
@@ -187,6 +190,7 @@ class Session:
         ]:
             self.emit("0", WarningEvent(message=warning))
         self._start_mcp()
+        self.shell_snapshot.start()
         self._loop_task = asyncio.get_running_loop().create_task(self._submission_loop())
 
     def _start_mcp(self) -> None:
@@ -379,6 +383,7 @@ class Session:
             except asyncio.CancelledError:
                 pass
         await self.unified_exec.terminate_all()
+        await self.shell_snapshot.aclose()
         if self.mcp is not None:
             await self.mcp.aclose()
         await self.storage.close()

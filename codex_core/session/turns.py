@@ -206,5 +206,6 @@ class TurnRunner:
             diff_tracker=TurnDiffTracker(),
             rules=s.rules,
             processes=s.unified_exec,
+            shell_snapshot=s.shell_snapshot,
         )
         return s.tool_ctx

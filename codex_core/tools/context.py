@@ -13,6 +13,7 @@ from codex_core.protocol import EventMsg, FileChange, ReviewDecision
 from codex_core.turn_context import TurnContext
 
 if TYPE_CHECKING:
+    from codex_core.exec.shell_snapshot import ShellSnapshot
     from codex_core.unified_exec.manager import ProcessManager
 
 ExecApprovalRequester = Callable[
@@ -54,6 +55,14 @@ class ToolContext:
     rules: RuleSet | None = None
     processes: ProcessManager | None = None
     """The session's live `exec_command` processes (they outlive the turn)."""
+    shell_snapshot: ShellSnapshot | None = None
+    """The session's login-shell snapshot, replayed by `bash -lc` commands once captured."""
+
+    def spawn_args(self, argv: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+        """argv and environment to start a command with (the snapshot replayed if ready)."""
+        if self.shell_snapshot is None:
+            return argv, env
+        return self.shell_snapshot.apply(argv, env)
 
     def resolve(self, workdir: str | None) -> Path:
         """`workdir` relative to the turn's cwd (absolute paths kept)."""

@@ -225,11 +225,12 @@ async def _run_with_events(
             seen.append(chunk)
         ctx.emit(ExecCommandOutputDeltaEvent(call_id=call_id, stream=stream, chunk=chunk))
 
+    command, env = ctx.spawn_args(args.command, dict(ctx.env))
     params = ExecParams(
-        command=args.command,
+        command=command,
         cwd=cwd,
         timeout_ms=args.timeout_ms or ctx.turn.shell_timeout_ms,
-        env=dict(ctx.env),
+        env=env,
     )
     started = time.monotonic()
     try:

@@ -194,8 +194,8 @@ async def _start(
 ) -> tuple[UnifiedExecProcess, str | None]:
     manager = ctx.processes
     assert manager is not None
-    env = {**ctx.env, **UNIFIED_EXEC_ENV}
-    params = ExecParams(command=argv, cwd=cwd, timeout_ms=None, env=env)
+    command, env = ctx.spawn_args(argv, {**ctx.env, **UNIFIED_EXEC_ENV})
+    params = ExecParams(command=command, cwd=cwd, timeout_ms=None, env=env)
     ctx.emit(ExecCommandBeginEvent(call_id=call_id, command=argv, cwd=str(cwd)))
     holder: list[UnifiedExecProcess] = []
     early: list[bytes] = []

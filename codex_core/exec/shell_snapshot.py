@@ -1,0 +1,131 @@
+"""Shell snapshots: run the login shell once per session, replay it for every `bash -lc`.
+
+A login shell sources /etc/profile, ~/.profile, ~/.bashrc; with pyenv, nvm or conda there
+that costs 100–500 ms, and models send every command as `bash -lc …`. As the Codex CLI
+does, the session runs the login shell once in the background and records what it set up:
+the variables it added or changed, its functions, aliases and `shopt` options. Later
+`bash -lc SCRIPT` commands run as `bash -c 'eval "$CODEX_SHELL_SNAPSHOT"; unset …; SCRIPT'`
+with the snapshot in that variable: SCRIPT keeps its line numbers in bash's messages, and
+the snapshot never goes through a file sandboxed code could rewrite. Until it is ready,
+commands run as sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import re
+import shlex
+
+log = logging.getLogger(__name__)
+
+CAPTURE_TIMEOUT_SECONDS = 10.0
+ENV_VAR = "CODEX_SHELL_SNAPSHOT"
+_MARK = "__codex_snapshot_declarations__"
+_CAPTURE = f"env -0; printf '\\0{_MARK}\\0'; alias -p; declare -f; shopt -p"
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_NOT_REPLAYED = frozenset(
+    {"_", "SHLVL", "PWD", "OLDPWD", "BASHOPTS", "SHELLOPTS", "BASH_VERSINFO", "EUID", "PPID"}
+    | {"UID", "BASH_EXECUTION_STRING", "BASH_ARGV0", "LINENO", "RANDOM", "SECONDS"}
+)
+"""Per-process or read-only variables: replaying them would be wrong or an error."""
+
+
+class ShellSnapshot:
+    """One session's login-shell snapshot; `wrap` rewrites `bash -lc` commands once ready."""
+
+    def __init__(self, env: dict[str, str], shell: str = "bash") -> None:
+        self._env = dict(env)
+        self._shell = shell
+        self._script: str | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def script(self) -> str | None:
+        """The replay script, once captured (None before, or when capturing failed)."""
+        return self._script
+
+    def start(self) -> None:
+        """Capture in the background (call from the running event loop)."""
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._capture())
+
+    async def aclose(self) -> None:
+        """Stop a capture still running (its shell is killed)."""
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    def apply(self, argv: list[str], env: dict[str, str]) -> tuple[list[str], dict[str, str]]:
+        """argv and environment to spawn: `bash -lc` replays the snapshot instead of logging in."""
+        if (
+            self._script is None
+            or len(argv) != 3
+            or os.path.basename(argv[0]) != self._shell
+            or argv[1] != "-lc"
+        ):
+            return argv, env
+        replay = f'eval "${ENV_VAR}"; unset {ENV_VAR}; '
+        return [argv[0], "-c", replay + argv[2]], {**env, ENV_VAR: self._script}
+
+    async def _capture(self) -> None:
+        try:
+            process = await asyncio.create_subprocess_exec(
+                self._shell,
+                "-lc",
+                _CAPTURE,
+                env=self._env,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except OSError as err:
+            log.info("no shell snapshot: %s", err)
+            return
+        try:
+            out, _ = await asyncio.wait_for(process.communicate(), CAPTURE_TIMEOUT_SECONDS)
+        except (TimeoutError, asyncio.CancelledError) as err:
+            if process.returncode is None:
+                process.kill()
+            await process.wait()
+            if isinstance(err, asyncio.CancelledError):
+                raise
+            log.info("no shell snapshot: the login shell took over %ss", CAPTURE_TIMEOUT_SECONDS)
+            return
+        if process.returncode == 0:
+            self._script = build_script(self._env, out.decode(errors="surrogateescape"))
+        else:
+            log.info("no shell snapshot: the login shell exited %s", process.returncode)
+
+
+def build_script(base_env: dict[str, str], captured: str) -> str | None:
+    """The replay script from the capture's output; None if it is not a capture."""
+    environment, mark, declarations = captured.partition(f"\0{_MARK}\0")
+    if not mark:
+        return None
+    after: dict[str, str] = {}
+    for entry in environment.split("\0"):
+        name, equals, value = entry.partition("=")
+        if equals and _NAME.match(name) and name not in _NOT_REPLAYED:
+            after[name] = value
+    lines = [
+        f"export {name}={shlex.quote(value)}"
+        for name, value in after.items()
+        if base_env.get(name) != value
+    ]
+    lines += [
+        f"unset {name}"
+        for name in base_env
+        if name not in after and _NAME.match(name) and name not in _NOT_REPLAYED
+    ]
+    lines += [
+        line
+        for line in declarations.splitlines()
+        if not line.startswith(("shopt -s login_shell", "shopt -u login_shell"))
+    ]
+    return "\n".join(lines) + "\n"

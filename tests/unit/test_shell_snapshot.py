@@ -1,0 +1,96 @@
+"""Shell snapshots: what is recorded from the login shell, and how `bash -lc` replays it."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+from pathlib import Path
+
+from codex_core.exec.shell_snapshot import ENV_VAR, ShellSnapshot, build_script
+
+PROFILE = """\
+export FROM_PROFILE="a b'c"
+export PATH="/opt/from-profile:$PATH"
+unset DROPPED
+shopt -s extglob
+greet() { echo "hello $1"; }
+alias ll='ls -l'
+"""
+
+
+def capture(home: Path) -> ShellSnapshot:
+    (home / ".profile").write_text(PROFILE)
+    env = {"HOME": str(home), "PATH": os.environ["PATH"], "DROPPED": "x", "KEEP": "same"}
+    snapshot = ShellSnapshot(env)
+
+    async def run() -> None:
+        snapshot.start()
+        for _ in range(200):
+            if snapshot.script is not None:
+                return
+            await asyncio.sleep(0.05)
+        await snapshot.aclose()
+
+    asyncio.run(run())
+    return snapshot
+
+
+def test_shell_snapshot_records_what_the_login_shell_changed(tmp_path: Path) -> None:
+    script = capture(tmp_path).script
+    assert script is not None
+    lines = script.splitlines()
+    assert "export FROM_PROFILE='a b'\"'\"'c'" in lines
+    assert any(line.startswith("export PATH=/opt/from-profile:") for line in lines)
+    assert "unset DROPPED" in lines
+    assert "shopt -s extglob" in lines
+    assert "alias ll='ls -l'" in lines
+    assert "greet () " in lines
+    assert not any(
+        line.startswith(("export KEEP=", "export HOME=", "export SHLVL=")) for line in lines
+    )
+    assert not any("login_shell" in line for line in lines)
+
+
+def test_shell_snapshot_replays_in_bash_c_with_the_scripts_line_numbers(tmp_path: Path) -> None:
+    snapshot = capture(tmp_path)
+    argv, env = snapshot.apply(
+        [
+            "bash",
+            "-lc",
+            'greet "$FROM_PROFILE"\necho ${PATH%%:*}\nenv | grep -c CODEX_SHELL || true\nnope_xyz',
+        ],
+        {"HOME": str(tmp_path), "PATH": os.environ["PATH"], "DROPPED": "x"},
+    )
+    assert argv[:2] == ["bash", "-c"] and ENV_VAR in env
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, cwd=tmp_path)
+    assert done.stdout.splitlines() == ["hello a b'c", "/opt/from-profile", "0"]
+    assert "line 4: nope_xyz: command not found" in done.stderr
+
+
+def test_shell_snapshot_leaves_other_commands_and_unready_snapshots_alone() -> None:
+    snapshot = ShellSnapshot({})
+    env = {"A": "1"}
+    assert snapshot.apply(["bash", "-lc", "true"], env) == (["bash", "-lc", "true"], env)
+    snapshot._script = "export X=1\n"
+    for argv in (["bash", "-c", "true"], ["zsh", "-lc", "true"], ["bash", "-lc"], ["ls", "-l"]):
+        assert snapshot.apply(argv, env) == (argv, env)
+    argv, replay_env = snapshot.apply(["/bin/bash", "-lc", "echo hi"], env)
+    assert argv == ["/bin/bash", "-c", f'eval "${ENV_VAR}"; unset {ENV_VAR}; echo hi']
+    assert replay_env == {"A": "1", ENV_VAR: "export X=1\n"}
+
+
+def test_shell_snapshot_of_something_else_is_none() -> None:
+    assert build_script({}, "PATH=/bin\0") is None
+
+
+def test_shell_snapshot_without_bash_stays_off(tmp_path: Path) -> None:
+    snapshot = ShellSnapshot({"PATH": str(tmp_path)}, shell="no-such-shell-xyz")
+
+    async def run() -> None:
+        snapshot.start()
+        await asyncio.sleep(0.1)
+        await snapshot.aclose()
+
+    asyncio.run(run())
+    assert snapshot.script is None
