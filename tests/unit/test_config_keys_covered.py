@@ -1,0 +1,111 @@
+"""Every config key the schema knows has a test that shows its effect, named here.
+
+Adding a key to the schema (and so to config.example.toml, see test_config_example) fails
+`test_config_keys_each_have_an_effect_test` until the key gets a test in `EFFECT_TESTS`.
+Keys whose effect is not shown by a test yet are listed in `WITHOUT_EFFECT_TEST`, so the gap
+is visible and can only shrink: a key may not be in both, and every named test must exist.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from pathlib import Path
+
+from codex_core.config.schema import known_key_patterns
+
+ROOT = Path(__file__).resolve().parents[2]
+
+EFFECT_TESTS: dict[str, str] = {
+    "approval_policy": "tests/integration/test_session_approvals.py::test_session_approvals_denied_tells_model_and_turn_continues",
+    "experimental_instructions_file": "tests/unit/test_config_load.py::test_config_instructions_file_replaces_base_instructions",
+    "hide_agent_reasoning": "tests/tui/test_pilot.py::test_hidden_reasoning_still_names_the_status",
+    "history.max_bytes": "tests/unit/test_history_jsonl.py::test_history_max_bytes_drops_oldest",
+    "history.persistence": "tests/unit/test_history_jsonl.py::test_history_persistence_none_writes_nothing",
+    "mcp_servers.<name>.command": "tests/mcp/test_mcp_exec.py::test_mcp_tools_listed_in_first_request_as_a_namespace",
+    "mcp_servers.<name>.args": "tests/mcp/test_mcp_exec.py::test_mcp_tools_listed_in_first_request_as_a_namespace",
+    "mcp_servers.<name>.default_tools_approval_mode": "tests/mcp/test_mcp_exec.py::test_mcp_calls_paired_with_results_and_exec_items",
+    "mcp_servers.<name>.enabled": "tests/mcp/test_mcp_exec.py::test_mcp_enabled_and_disabled_tool_filters",
+    "mcp_servers.<name>.enabled_tools": "tests/mcp/test_mcp_exec.py::test_mcp_enabled_and_disabled_tool_filters",
+    "mcp_servers.<name>.disabled_tools": "tests/mcp/test_mcp_exec.py::test_mcp_enabled_and_disabled_tool_filters",
+    "mcp_servers.<name>.required": "tests/mcp/test_mcp_exec.py::test_mcp_required_server_down_fails_clearly",
+    "mcp_servers.<name>.startup_timeout_sec": "tests/mcp/test_mcp_exec.py::test_mcp_garbage_server_is_a_warning_not_a_stop",
+    "mcp_servers.<name>.tool_timeout_sec": "tests/mcp/test_mcp_exec.py::test_mcp_tool_timeout_and_tool_that_never_answers",
+    "mcp_servers.<name>.url": "tests/mcp/test_mcp_exec.py::test_mcp_streamable_http_server",
+    "model_context_window": "tests/tui/test_units.py::test_context_left_percent_uses_last_usage",
+    "model_provider": "tests/unit/test_config_errors.py::test_config_error_unknown_provider",
+    "model_providers.<name>.base_url": "tests/integration/test_client_streaming.py::test_client_sends_responses_headers_query_params_and_body",
+    "model_providers.<name>.http_headers": "tests/integration/test_client_streaming.py::test_client_sends_responses_headers_query_params_and_body",
+    "model_providers.<name>.query_params": "tests/integration/test_client_streaming.py::test_client_sends_responses_headers_query_params_and_body",
+    "model_providers.<name>.env_key": "tests/integration/test_client_errors.py::test_client_401_names_the_env_var",
+    "model_providers.<name>.request_max_retries": "tests/integration/test_client_errors.py::test_client_retries_a_500_then_succeeds",
+    "model_providers.<name>.requires_openai_auth": "tests/compat/test_config_0169.py::test_config_codex_api_key_authenticates_openai_auth_providers",
+    "model_providers.<name>.stream_idle_timeout_ms": "tests/integration/test_client_errors.py::test_client_idle_stream_times_out_as_a_disconnect",
+    "model_providers.<name>.wire_api": "tests/unit/test_config_load.py::test_config_user_provider_defaults_to_chat_wire_api",
+    "model_verbosity": "tests/unit/test_config_verbosity.py::test_config_verbosity_from_config_to_the_request",
+    "notify": "tests/compat/test_output_0169.py::test_output_human_header_tokens_and_notify",
+    "project_doc_max_bytes": "tests/context/test_tools_and_inputs.py::test_global_agents_md_comes_before_the_project_and_cap_applies",
+    "projects.<name>.trust_level": "tests/e2e/test_tui_session.py::test_tui_first_run_asks_trust_then_key_and_saves_both",
+    "sandbox_mode": "tests/unit/test_sandbox_cmd.py::test_sandbox_cmd_full_auto_reads_config_table_and_cli_overrides_win",
+    "sandbox_workspace_write.exclude_slash_tmp": "tests/integration/test_sandbox_linux.py::test_sandbox_slash_tmp_follows_exclusion",
+    "sandbox_workspace_write.exclude_tmpdir_env_var": "tests/unit/test_sandbox_policy.py::test_policy_roots_follow_tmp_exclusions_and_drop_duplicates",
+    "sandbox_workspace_write.network_access": "tests/integration/test_sandbox_linux.py::test_sandbox_network_access_true_allows_connect",
+    "sandbox_workspace_write.writable_roots": "tests/integration/test_sandbox_linux.py::test_sandbox_workspace_write_allows_roots_and_fences_git",
+    "shell_environment_policy.exclude": "tests/unit/test_shell_env_policy.py::test_shell_env_exclude_is_case_insensitive_glob",
+    "shell_environment_policy.ignore_default_excludes": "tests/unit/test_shell_env_policy.py::test_shell_env_ignore_default_excludes_keeps_secrets",
+    "shell_environment_policy.include_only": "tests/unit/test_shell_env_policy.py::test_shell_env_include_only_applies_last",
+    "shell_environment_policy.inherit": "tests/unit/test_shell_env_policy.py::test_shell_env_core_keeps_only_core_variables",
+    "shell_environment_policy.set": "tests/unit/test_shell_env_policy.py::test_shell_env_none_starts_empty_and_set_adds",
+    "tui.notifications": "tests/tui/test_pilot_commands.py::test_notification_is_sent_when_unfocused_and_enabled",
+    "web_search": "tests/context/test_tools_and_inputs.py::test_web_search_tool_follows_the_setting",
+}
+
+WITHOUT_EFFECT_TEST: frozenset[str] = frozenset(
+    {
+        # Read and validated (test_config_load), but no test yet shows what they change.
+        "model",
+        "model_auto_compact_token_limit",
+        "model_reasoning_effort",
+        "model_reasoning_summary",
+        "shell_timeout_ms",
+        "mcp_servers.<name>.bearer_token_env_var",
+        "mcp_servers.<name>.cwd",
+        "mcp_servers.<name>.env",
+        "mcp_servers.<name>.env_http_headers",
+        "mcp_servers.<name>.env_vars",
+        "mcp_servers.<name>.http_headers",
+        "mcp_servers.<name>.startup_timeout_ms",
+        "mcp_servers.<name>.tools.<name>.approval_mode",
+        "model_providers.<name>.env_http_headers",
+        "model_providers.<name>.env_key_instructions",
+        "model_providers.<name>.name",
+        "model_providers.<name>.stream_max_retries",
+    }
+)
+
+
+@cache
+def functions_in(path: str) -> frozenset[str]:
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    return frozenset(
+        node.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.name.startswith("test_")
+    )
+
+
+def test_config_keys_each_have_an_effect_test() -> None:
+    keys = {".".join(pattern) for pattern in known_key_patterns()}
+    assert sorted(keys - EFFECT_TESTS.keys() - WITHOUT_EFFECT_TEST) == [], "key without a test"
+    assert sorted((EFFECT_TESTS.keys() | WITHOUT_EFFECT_TEST) - keys) == [], "not a key"
+    assert sorted(EFFECT_TESTS.keys() & WITHOUT_EFFECT_TEST) == [], "listed twice"
+
+
+def test_config_keys_effect_tests_exist() -> None:
+    missing = []
+    for key, ref in EFFECT_TESTS.items():
+        path, _, name = ref.partition("::")
+        if not (ROOT / path).is_file() or name not in functions_in(path):
+            missing.append(f"{key}: {ref}")
+    assert missing == []
