@@ -46,7 +46,8 @@ def main(argv: list[str]) -> int:
         return 1
     if ns.action == "status":
         return _status(home)
-    if not ns.with_api_key:
+    piped = sys.stdin is not None and not sys.stdin.isatty()
+    if not ns.with_api_key and not piped:  # a piped key without the flag is taken too
         print(
             "codex login: sign-in with a ChatGPT account is not supported by this codex; "
             "pipe an API key instead: `printenv OPENAI_API_KEY | codex login --with-api-key`",
@@ -56,7 +57,7 @@ def main(argv: list[str]) -> int:
     from codex_core.auth import save_api_key
 
     print("Reading API key from stdin...", file=sys.stderr)
-    key = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read().strip()
+    key = sys.stdin.read().strip() if piped else ""
     if not key:
         print("No API key provided via stdin.", file=sys.stderr)
         return 1
