@@ -55,10 +55,10 @@ def dispatch() -> int:
         return apply_patch_main(sys.argv[1:])
     if not NO_HOME_NEEDED.intersection(sys.argv[1:]):
         # Every subcommand reads CODEX_HOME: refuse a bad one here, once, in one line.
-        from codex_core.frontend.home import CodexHomeError, find_codex_home
+        from codex_core.frontend.home import CodexHomeError, codex_home_dir
 
         try:
-            find_codex_home()
+            codex_home_dir()
         except CodexHomeError as err:
             print(f"codex: {err}", file=sys.stderr)
             return 1

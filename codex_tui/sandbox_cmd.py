@@ -53,10 +53,10 @@ def _parse_toml_value(raw: str) -> object:
 
 def _config() -> dict[str, object]:
     """`$CODEX_HOME/config.toml` as a table (empty when absent)."""
-    from codex_core.frontend.home import CodexHomeError, find_codex_home
+    from codex_core.frontend.home import CodexHomeError, codex_home_dir
 
     try:
-        path = os.path.join(find_codex_home(), "config.toml")
+        path = os.path.join(codex_home_dir(), "config.toml")
     except CodexHomeError as err:
         raise CommandError(str(err)) from None
     try:

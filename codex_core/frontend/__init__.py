@@ -15,9 +15,11 @@ session lookup pulls in the rollout package and approvals the protocol models.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: `codex sandbox` imports this package
 if TYPE_CHECKING:
+    from typing import Any
+
     from codex_core.frontend.approvals import ApprovalRequest, approval_op
     from codex_core.frontend.commands import display_command
     from codex_core.frontend.git import GitRootCache, find_git_root, project_root
