@@ -38,11 +38,45 @@ NO_USERNS_WARNING = (
 )
 
 _bwrap_cache: dict[str, str | None] = {}
+_bytecode_checked: list[bool] = []
 
 
 def package_root() -> str:
     """The directory holding the `codex_core`, `codex_tui` and `sandbox_helper` packages."""
     return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def ensure_helper_bytecode() -> None:
+    """Compile this package's modules where their bytecode is missing or stale, once.
+
+    The stage-2 helper runs with `-B` under a read-only `/`, so it can never cache its
+    own bytecode; an editable install ships none, and compiling the helper at every
+    command costs ~7 ms. The unconfined front process does it instead (unless the user
+    asked Python not to write bytecode).
+    """
+    if sys.dont_write_bytecode or _bytecode_checked:
+        return
+    _bytecode_checked.append(True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    tag = sys.implementation.cache_tag
+    try:
+        names = [n for n in os.listdir(here) if n.endswith(".py")]
+    except OSError:
+        return
+    for name in names:
+        source = os.path.join(here, name)
+        cached = os.path.join(here, "__pycache__", f"{name[:-3]}.{tag}.pyc")
+        try:
+            if os.stat(cached).st_mtime >= os.stat(source).st_mtime:
+                continue
+        except OSError:
+            pass
+        import py_compile
+
+        try:
+            py_compile.compile(source, cfile=cached, doraise=True)
+        except (OSError, py_compile.PyCompileError):
+            return  # a read-only installation: the helper compiles in memory, as before
 
 
 def isolated_argv(python: str, root: str, target: str, args: list[str]) -> list[str]:
@@ -196,6 +230,7 @@ def plan_launch(
     session: bubblewrap's `--new-session` left the command without one).
     """
     python = python or sys.executable
+    ensure_helper_bytecode()
     if use_userns is None:
         use_userns = userns_available()
     bwrap = bwrap or (find_bwrap() if use_userns else None)
