@@ -114,6 +114,8 @@ def _run(
         show_all=show_all,
         hide_agent_reasoning=config.hide_agent_reasoning,
         model_context_window=config.model_context_window,
+        codex_home=str(config.codex_home),
+        notifications=config.tui_notifications,
     )
     app = CodexApp(RealBoot(overrides, list(cli_overrides), config), options)
     summary = app.run()
