@@ -119,7 +119,10 @@ async def call_mcp_tool(
 
     def fail(message: str) -> ToolOutput:
         took = time.monotonic() - started
-        ctx.emit(McpToolCallEndEvent.err(call.call_id, invocation, took, message))
+        end = McpToolCallEndEvent.err(
+            call.call_id, invocation, took, message, read_only=info.read_only
+        )
+        ctx.emit(end)
         return error_output(message, took)
 
     decision = mcp_call_approval(
@@ -152,5 +155,8 @@ async def call_mcp_tool(
     except McpCallError as err:
         return fail(f"tool call error: {err}")
     took = time.monotonic() - started
-    ctx.emit(McpToolCallEndEvent.ok(call.call_id, invocation, took, display_result(result)))
+    shown = display_result(result)
+    ctx.emit(
+        McpToolCallEndEvent.ok(call.call_id, invocation, took, shown, read_only=info.read_only)
+    )
     return result_output(result, took)

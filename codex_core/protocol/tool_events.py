@@ -110,6 +110,9 @@ class McpToolCallEndEvent(_Model):
     duration: McpDuration = Field(default_factory=McpDuration)
     result: dict[str, Any]
     """`{"Ok": {content, structuredContent?, isError}}` or `{"Err": message}`."""
+    read_only: bool | None = None
+    """True when the tool carries the `readOnlyHint` annotation (0.169's rollout items record
+    it as `readOnlyHint`); None otherwise."""
 
     @model_validator(mode="before")
     @classmethod
@@ -124,7 +127,13 @@ class McpToolCallEndEvent(_Model):
 
     @classmethod
     def ok(
-        cls, call_id: str, invocation: McpInvocation, seconds: float, result: dict[str, Any]
+        cls,
+        call_id: str,
+        invocation: McpInvocation,
+        seconds: float,
+        result: dict[str, Any],
+        *,
+        read_only: bool = False,
     ) -> McpToolCallEndEvent:
         """The end of a call the server answered (`result` is a CallToolResult, camelCase)."""
         return cls(
@@ -132,11 +141,18 @@ class McpToolCallEndEvent(_Model):
             invocation=invocation,
             duration=McpDuration.of_seconds(seconds),
             result={"Ok": result},
+            read_only=read_only or None,
         )
 
     @classmethod
     def err(
-        cls, call_id: str, invocation: McpInvocation, seconds: float, message: str
+        cls,
+        call_id: str,
+        invocation: McpInvocation,
+        seconds: float,
+        message: str,
+        *,
+        read_only: bool = False,
     ) -> McpToolCallEndEvent:
         """The end of a call that produced no result (refused, timed out, server gone)."""
         return cls(
@@ -144,6 +160,7 @@ class McpToolCallEndEvent(_Model):
             invocation=invocation,
             duration=McpDuration.of_seconds(seconds),
             result={"Err": message},
+            read_only=read_only or None,
         )
 
     @property

@@ -2,9 +2,9 @@
 
 Codex 0.169 records the visible conversation as `event_msg` `item_completed` events, each
 carrying one turn item (`UserMessage`, `AgentMessage`, `Reasoning`, `CommandExecution`,
-`FileChange`, `WebSearch`, …), where older rollouts (and ours in the legacy layout) record
-`user_message`, `agent_message`, `agent_reasoning`, `exec_command_end`, `patch_apply_end`
-events. Both directions are pure functions here:
+`FileChange`, `McpToolCall`, `WebSearch`, …), where older rollouts (and ours in the legacy
+layout) record `user_message`, `agent_message`, `agent_reasoning`, `exec_command_end`,
+`patch_apply_end`, `mcp_tool_call_end` events (and no web search at all). Both directions are pure functions here:
 
 - `display_events(item_completed)` turns one `item_completed` payload into the legacy events
   every frontend already replays (TUI transcript, app-server turns);
@@ -22,7 +22,15 @@ ITEM_COMPLETED = "item_completed"
 
 # Legacy display events that have an `item_completed` twin in the 0.169 layout.
 ITEM_EVENT_TYPES = frozenset(
-    {"user_message", "agent_message", "agent_reasoning", "exec_command_end", "patch_apply_end"}
+    {
+        "user_message",
+        "agent_message",
+        "agent_reasoning",
+        "exec_command_end",
+        "patch_apply_end",
+        "mcp_tool_call_end",
+        "web_search_end",
+    }
 )
 
 
@@ -47,6 +55,16 @@ def _images(parts: Any) -> list[str]:
         if isinstance(value, str):
             found.append(value)
     return found
+
+
+def _duration(duration: Any) -> dict[str, int]:
+    """A `{secs, nanos}` duration with both fields whole numbers (zero where missing)."""
+    fields = duration if isinstance(duration, dict) else {}
+    secs, nanos = fields.get("secs"), fields.get("nanos")
+    return {
+        "secs": secs if isinstance(secs, int) else 0,
+        "nanos": nanos if isinstance(nanos, int) else 0,
+    }
 
 
 def _duration_ms(duration: Any) -> int:
@@ -105,7 +123,81 @@ def display_events(payload: dict[str, Any]) -> list[dict[str, Any]]:
                 "success": item.get("status") == "completed",
             }
         ]
+    if kind == "McpToolCall":
+        return [_mcp_end_event(item, call_id)]
+    if kind == "WebSearch":
+        query, action = item.get("query"), item.get("action")
+        return [
+            {
+                "type": "web_search_end",
+                "call_id": call_id,
+                "query": query if isinstance(query, str) else "",
+                "action": action if isinstance(action, dict) else None,
+            }
+        ]
     return []
+
+
+def _mcp_end_event(item: dict[str, Any], call_id: str) -> dict[str, Any]:
+    """The `mcp_tool_call_end` event a 0.169 `McpToolCall` item stands for."""
+    result, error = item.get("result"), item.get("error")
+    if isinstance(result, dict):
+        ok: dict[str, Any] = {"content": result.get("content") or []}
+        if result.get("structuredContent") is not None:
+            ok["structuredContent"] = result["structuredContent"]
+        ok["isError"] = bool(result.get("isError", False))
+        outcome: dict[str, Any] = {"Ok": ok}
+    else:
+        message = error.get("message") if isinstance(error, dict) else None
+        outcome = {"Err": message if isinstance(message, str) else "no result recorded"}
+    event: dict[str, Any] = {
+        "type": "mcp_tool_call_end",
+        "call_id": call_id,
+        "invocation": {
+            "server": str(item.get("server") or ""),
+            "tool": str(item.get("tool") or ""),
+            "arguments": item.get("arguments"),
+        },
+        "duration": _duration(item.get("duration")),
+        "result": outcome,
+    }
+    if item.get("readOnlyHint") is True:
+        event["read_only"] = True
+    return event
+
+
+def _mcp_item(event: dict[str, Any]) -> dict[str, Any]:
+    """The 0.169 `McpToolCall` item for one of our `mcp_tool_call_end` events.
+
+    0.169 writes `readOnlyHint` only for tools annotated read-only, `result` only when the
+    server answered (else `error: {message}`), and `status: "failed"` for either an error
+    or a result the server flagged `isError`.
+    """
+    invocation = event.get("invocation")
+    called = invocation if isinstance(invocation, dict) else {}
+    outcome = event.get("result")
+    outcome = outcome if isinstance(outcome, dict) else {}
+    item: dict[str, Any] = {
+        "type": "McpToolCall",
+        "id": str(event.get("call_id") or ""),
+        "server": str(called.get("server") or ""),
+        "tool": str(called.get("tool") or ""),
+        "arguments": called.get("arguments"),
+    }
+    if event.get("read_only") is True:
+        item["readOnlyHint"] = True
+    ok = outcome.get("Ok")
+    if isinstance(ok, dict):
+        failed = bool(ok.get("isError", False))
+        result: dict[str, Any] = {"content": ok.get("content") or []}
+        if ok.get("structuredContent") is not None:
+            result["structuredContent"] = ok["structuredContent"]
+        result["isError"] = failed
+        item.update(status="failed" if failed else "completed", result=result)
+    else:
+        item.update(status="failed", error={"message": str(outcome.get("Err") or "")})
+    item["duration"] = _duration(event.get("duration"))
+    return item
 
 
 def _user_item(event: dict[str, Any], item_id: str) -> dict[str, Any]:
@@ -164,6 +256,16 @@ def turn_item(
             "status": "completed" if event.get("success") else "failed",
             "stdout": str(event.get("stdout") or ""),
             "stderr": str(event.get("stderr") or ""),
+        }
+    if kind == "mcp_tool_call_end":
+        return _mcp_item(event)
+    if kind == "web_search_end":
+        action = event.get("action")
+        return {
+            "type": "WebSearch",
+            "id": str(event.get("call_id") or ""),
+            "query": str(event.get("query") or ""),
+            "action": action if isinstance(action, dict) else {"type": "other"},
         }
     return None
 

@@ -3,7 +3,8 @@
 Observed with codex-rust 0.169: with a server that takes 3 s to start, the turn's first
 request (sent after its ~1 s wait) has no `mcp__slow`, the follow-up request of the same
 turn has it. Its rollouts record a call as `{"call_id", "invocation": {server, tool,
-arguments}, "duration": {secs, nanos}, "result": {"Ok": CallToolResult} | {"Err": msg}}`.
+arguments}, "duration": {secs, nanos}, "result": {"Ok": CallToolResult} | {"Err": msg}}`
+as events, and its 0.169-layout rollouts as `McpToolCall` items.
 """
 
 from __future__ import annotations
@@ -46,17 +47,19 @@ def test_late_server_joins_the_same_turn(
     assert "echo: late" in json.dumps(outputs["c1"])
 
 
-def rollout_events(home: Path, kind: str) -> list[dict[str, Any]]:
+def rollout_items(home: Path, kind: str) -> list[dict[str, Any]]:
     (path,) = home.glob("sessions/*/*/*/rollout-*.jsonl")
     records = [json.loads(line) for line in path.read_text().splitlines()]
     return [
-        r["payload"]
+        r["payload"]["item"]
         for r in records
-        if r["type"] == "event_msg" and r["payload"].get("type") == kind
+        if r["type"] == "event_msg"
+        and r["payload"].get("type") == "item_completed"
+        and r["payload"]["item"]["type"] == kind
     ]
 
 
-def test_rollout_records_mcp_calls_in_the_codex_shape(
+def test_rollout_records_mcp_calls_as_0169_items(
     codex_bin: Path, model_server: ModelServer, codex_home: Path, tmp_path: Path
 ) -> None:
     write_config(codex_home, stdio_entry("probe"))
@@ -68,26 +71,30 @@ def test_rollout_records_mcp_calls_in_the_codex_shape(
     )
     done, _ = run_exec(codex_bin, model_server, tmp_path)
     assert done.returncode == 0, done.stderr
-    ends = rollout_events(codex_home, "mcp_tool_call_end")
-    for end in ends:
-        assert set(end) == {"type", "call_id", "invocation", "duration", "result"}
-        assert set(end["duration"]) == {"secs", "nanos"}
-    echo, fail, refused = ends
-    assert echo["invocation"] == {"server": "probe", "tool": "echo", "arguments": {"text": "hi"}}
-    assert echo["result"] == {
-        "Ok": {
+    items = rollout_items(codex_home, "McpToolCall")
+    for item in items:
+        assert set(item["duration"]) == {"secs", "nanos"}
+    echo, fail, refused = ({k: v for k, v in i.items() if k != "duration"} for i in items)
+    assert echo == {
+        "type": "McpToolCall",
+        "id": "c1",
+        "server": "probe",
+        "tool": "echo",
+        "arguments": {"text": "hi"},
+        "readOnlyHint": True,
+        "status": "completed",
+        "result": {
             "content": [{"type": "text", "text": "echo: hi"}],
             "structuredContent": {"result": "echo: hi"},
             "isError": False,
-        }
+        },
     }
-    assert fail["result"] == {
-        "Ok": {
-            "content": [{"type": "text", "text": "Error executing tool fail: bad"}],
-            "isError": True,
-        }
-    }
-    assert list(refused["result"]) == ["Err"] and refused["invocation"]["tool"] == "weather"
+    assert (fail["status"], fail["result"]) == (
+        "failed",
+        {"content": [{"type": "text", "text": "Error executing tool fail: bad"}], "isError": True},
+    )
+    assert refused["status"] == "failed" and "readOnlyHint" not in refused
+    assert "result" not in refused and refused["error"]["message"]
 
 
 def test_flat_mcp_events_of_older_rollouts_still_read() -> None:
