@@ -4,6 +4,10 @@ A dev tool, not a test: `.venv/bin/python -m tests.servers.rust_compare SCENARIO
 Each scenario scripts the model server, drives the client and returns; the message
 sequences (method + item type) are printed side by side with a unified diff.
 The Rust CLI is `$CODEX_RUST` or `codex-rust`; its CODEX_HOME lives under $HOME (not /tmp).
+Environment: COMPARE_MODEL (default gpt-5.5: 0.169 offers apply_patch to it, as a freeform
+tool; it offers update_plan to none of its models), COMPARE_FLAGS (extra `key=value`
+overrides), COMPARE_ONLY=ours|rust, SHOW_REQUESTS=1 (tools and input tail of each model
+request), PATCH_AS_FUNCTION=1 (apply_patch as a function call, which 0.169 refuses).
 """
 
 from __future__ import annotations
