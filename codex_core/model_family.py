@@ -51,13 +51,14 @@ def exec_tool_style(model: str, wire_api: str = "responses") -> ExecToolStyle:
     return "shell" if wire_api == "chat" else "unified_exec"
 
 
-def offers_update_plan(model: str, wire_api: str = "responses") -> bool:
-    """Whether `update_plan` is offered to `model`: never by default.
+def offers_update_plan(model: str, wire_api: str = "responses", *, enabled: bool = False) -> bool:
+    """Whether `update_plan` is offered to `model`: only when the config asks for it.
 
     Codex 0.169 left it out of the tools of every model it was run with (gpt-5.1-codex,
     gpt-5, gpt-5.2, gpt-5.4, gpt-5.5, gpt-4.1, o3, gpt-oss-20b, codex-mini-latest; known or
-    not) and offers it only when `[tools.update_plan] enabled = true`. The handler stays
-    registered, so a model that calls it anyway still gets its plan shown.
+    not) and offers it, right after `write_stdin`, only with `[tools.update_plan] enabled =
+    true` (`enabled`). The handler stays registered, so a model that calls it anyway still
+    gets its plan shown.
     """
-    del model, wire_api  # no family opts in
-    return False
+    del model, wire_api  # no family opts in by itself
+    return enabled

@@ -117,6 +117,19 @@ class TuiToml(_Table):
     (`agent-turn-complete`, `approval-requested`)."""
 
 
+class UpdatePlanToolToml(_Table):
+    """`[tools.update_plan]`: the model's checklist tool."""
+
+    enabled: bool = False
+    """Offer `update_plan` to the model (Codex 0.169 offers it to no model otherwise)."""
+
+
+class ToolsToml(_Table):
+    """`[tools]`: settings of model-facing tools."""
+
+    update_plan: UpdatePlanToolToml = Field(default_factory=UpdatePlanToolToml)
+
+
 class ConfigToml(_Table):
     """The whole of config.toml; every field is optional."""
 
@@ -146,6 +159,7 @@ class ConfigToml(_Table):
     experimental_instructions_file: str | None = None
     project_doc_max_bytes: int | None = Field(default=None, ge=0)
     web_search: WebSearchMode | None = None
+    tools: ToolsToml = Field(default_factory=ToolsToml)
 
 
 def _table_kind(annotation: Any) -> tuple[str, type[BaseModel]] | None:

@@ -99,6 +99,8 @@ class Config:
     projects: dict[str, ProjectConfig] = field(default_factory=dict)
     project_doc_max_bytes: int = DEFAULT_PROJECT_DOC_MAX_BYTES
     web_search: WebSearchMode = "cached"
+    update_plan_tool: bool = False
+    """`[tools.update_plan] enabled`: offer `update_plan` to the model."""
     base_instructions: str | None = None
     profile: str | None = None
     ephemeral: bool = False

@@ -84,7 +84,7 @@ class TurnRunner:
         wire_api = s.config.model_provider.wire_api
         registry = default_registry(
             exec_tool_style(turn.model, wire_api),
-            offer_plan=offers_update_plan(turn.model, wire_api),
+            offer_plan=offers_update_plan(turn.model, wire_api, enabled=s.config.update_plan_tool),
         )
         if s.mcp is not None and not await self._add_mcp_tools(registry, emit):
             await client.aclose()

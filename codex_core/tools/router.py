@@ -105,18 +105,18 @@ def default_registry(
         ToolEntry("container.exec", handle_shell, None, mutating=True, approval="exec"),
         ToolEntry("local_shell", handle_shell, None, mutating=True, approval="exec"),
         ToolEntry(
-            "apply_patch",
-            handle_apply_patch,
-            lambda _policy: apply_patch_tool(),
-            mutating=True,
-            approval="patch",
-        ),
-        ToolEntry(
             "update_plan",
             handle_update_plan,
             (lambda _policy: update_plan_tool()) if offer_plan else None,
             mutating=False,
             approval="none",
+        ),
+        ToolEntry(
+            "apply_patch",
+            handle_apply_patch,
+            lambda _policy: apply_patch_tool(),
+            mutating=True,
+            approval="patch",
         ),
     ):
         registry.register(entry)

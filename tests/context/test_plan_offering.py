@@ -2,7 +2,8 @@
 
 Observed with codex-rust 0.169 (`codex exec --json`, scripted server): the first request's
 tools hold no `update_plan` for gpt-5.1-codex, gpt-5, gpt-5.2, gpt-5.4, gpt-5.5, gpt-4.1, o3,
-gpt-oss-20b or codex-mini-latest; `-c tools.update_plan.enabled=true` adds it.
+gpt-oss-20b or codex-mini-latest; `-c tools.update_plan.enabled=true` adds it right after
+`write_stdin` (`-c tools.update_plan.enabled=false` is the default).
 """
 
 from __future__ import annotations
@@ -25,6 +26,24 @@ MODELS = ["gpt-5.1-codex", "gpt-5", "gpt-5.5", "gpt-4.1", "o3", "gpt-oss-20b"]
 def test_update_plan_offered_to_no_model_family(model: str) -> None:
     assert not offers_update_plan(model)
     assert not offers_update_plan(model, "chat")
+    assert offers_update_plan(model, enabled=True)
+
+
+async def test_update_plan_offered_only_when_tools_update_plan_enabled(
+    model_server: ModelServer, tmp_path: Path
+) -> None:
+    model_server.add(turn(message("one")), turn(message("two")))
+    for home, setting in (("off", ""), ("on", "[tools.update_plan]\nenabled = true\n")):
+        (tmp_path / home).mkdir()
+        (tmp_path / home / "config.toml").write_text(setting)
+        session = await open_session(model_server, tmp_path / home, tmp_path)
+        await run_turn(session, "hi")
+        await shutdown(session)
+    off, on = ([t.get("name", t["type"]) for t in b["tools"]] for b in model_server.bodies)
+    assert on == [*off[:2], "update_plan", *off[2:]]
+    assert off[:3] == ["exec_command", "write_stdin", "apply_patch"]
+    [spec] = [t for t in model_server.bodies[1]["tools"] if t.get("name") == "update_plan"]
+    assert spec["type"] == "function" and spec["parameters"]["required"] == ["plan"]
 
 
 async def test_update_plan_not_offered_but_a_call_still_updates_the_plan(

@@ -56,6 +56,7 @@ EFFECT_TESTS: dict[str, str] = {
     "shell_environment_policy.include_only": "tests/unit/test_shell_env_policy.py::test_shell_env_include_only_applies_last",
     "shell_environment_policy.inherit": "tests/unit/test_shell_env_policy.py::test_shell_env_core_keeps_only_core_variables",
     "shell_environment_policy.set": "tests/unit/test_shell_env_policy.py::test_shell_env_none_starts_empty_and_set_adds",
+    "tools.update_plan.enabled": "tests/context/test_plan_offering.py::test_update_plan_offered_only_when_tools_update_plan_enabled",
     "tui.notifications": "tests/tui/test_pilot_commands.py::test_notification_is_sent_when_unfocused_and_enabled",
     "web_search": "tests/context/test_tools_and_inputs.py::test_web_search_tool_follows_the_setting",
 }
