@@ -64,10 +64,10 @@ def dispatch() -> int:
             return 1
     if sys.argv[1:2] in (["sandbox"], ["debug"]):
         # `codex sandbox -- CMD` is benchmarked: skip argparse and the CLI module entirely.
-        from codex_tui.sandbox_cmd import main as sandbox_cmd_main
+        from codex_tui.cli.sandbox import main as sandbox_main
 
-        return sandbox_cmd_main(sys.argv[2:])
-    from codex_tui.cli import main as cli_main
+        return sandbox_main(sys.argv[2:])
+    from codex_tui.cli.main import main as cli_main
 
     return cli_main(sys.argv[1:])
 

@@ -189,7 +189,7 @@ async def test_global_agents_md_comes_before_the_project_and_cap_applies(
 
 def test_update_plan_becomes_todo_list_items(tmp_path: Path) -> None:
     from codex_core.protocol import Event, PlanUpdateEvent, TaskCompleteEvent
-    from codex_tui.exec_jsonl import JsonlProcessor
+    from codex_tui.exec.jsonl import JsonlProcessor
 
     class Out:
         lines: list[str] = []

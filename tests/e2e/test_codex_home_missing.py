@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from codex_tui.cli import PASSTHROUGH
+from codex_tui.cli.main import PASSTHROUGH
 
 SUBCOMMANDS: list[list[str]] = [
     [],

@@ -80,7 +80,7 @@ def test_file_modes_of_everything_a_real_run_creates(
     _run(codex_bin, ["sessions", "list", "--all"], home, work)
     _run(codex_bin, ["login"], home, work, stdin="sk-file-modes-test\n")
     append_history(home, "00000000-0000-4000-8000-000000000001", "a prompt")
-    from codex_tui.tui_main import _log_to_file
+    from codex_tui.cli.tui import _log_to_file
 
     _log_to_file(SimpleNamespace(codex_home=home))  # type: ignore[arg-type]
     logging.getLogger("codex_core").info("a log line")

@@ -28,7 +28,7 @@ from codex_core.rollout import (
     reconstruct,
 )
 from codex_core.rollout.head import read_head
-from codex_tui import sessions_cmd
+from codex_tui.cli import sessions
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, turn
 
@@ -126,7 +126,7 @@ def test_rollout_corrupt_sessions_list_warns_once_per_file(
     good_sessions(codex_home)
     bad = write_rollout(codex_home, BAD_ID, CORRUPT["binary"])
     out = io.StringIO()
-    assert sessions_cmd.main(["list", "--all", "--json"], out=out) == 0
+    assert sessions.main(["list", "--all", "--json"], out=out) == 0
     assert [json.loads(line)["preview"] for line in out.getvalue().splitlines()] == [
         "task 1",
         "task 2",
@@ -142,12 +142,12 @@ def test_rollout_corrupt_fork_refused_but_archive_allowed(
     codex_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bad = write_rollout(codex_home, BAD_ID, CORRUPT["garbage"])
-    assert sessions_cmd.main(["fork", BAD_ID], out=io.StringIO()) == 1
+    assert sessions.main(["fork", BAD_ID], out=io.StringIO()) == 1
     assert capsys.readouterr().err == (
         f"codex sessions fork: {bad}: this file is not a Codex session "
         "(its first line is not a rollout record)\n"
     )
-    assert sessions_cmd.main(["archive", BAD_ID], out=io.StringIO()) == 0
+    assert sessions.main(["archive", BAD_ID], out=io.StringIO()) == 0
     assert (codex_home / "archived_sessions" / bad.name).exists()
 
 
@@ -227,7 +227,7 @@ def test_rollout_corrupt_fuzz_never_raises(
     except NotASessionError as err:
         assert head.problem is not None and "\n" not in str(err)
     out = io.StringIO()
-    assert sessions_cmd.main(["list", "--all"], out=out) == 0
+    assert sessions.main(["list", "--all"], out=out) == 0
     out.getvalue().encode()  # printable: no lone surrogates reach the terminal
     assert "\x1b" not in out.getvalue()
 

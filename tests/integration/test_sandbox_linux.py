@@ -262,7 +262,7 @@ def test_sandbox_helper_stage2_imports_only_stdlib_and_helper(workspace: Path) -
 
 def test_sandbox_cli_path_imports_no_heavy_packages(workspace: Path) -> None:
     names = loaded_modules(["codex", "sandbox", "linux", "--", "true"], workspace)
-    assert "codex_tui.sandbox_cmd" in names and "sandbox_helper.launch" in names
+    assert "codex_tui.cli.sandbox" in names and "sandbox_helper.launch" in names
     heavy = {n for n in names if n.split(".")[0] in ("textual", "rich", "httpx", "pydantic")}
     assert not heavy
     # Only the version constant and the CODEX_HOME check (standard library only) from the core.

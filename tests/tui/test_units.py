@@ -202,7 +202,7 @@ def test_split_point_prefers_line_breaks_and_fences_carry_over() -> None:
 
 
 def test_importing_tui_main_does_not_load_textual() -> None:
-    code = "import sys, codex_tui.tui_main; print('textual' in sys.modules)"
+    code = "import sys, codex_tui.cli.tui; print('textual' in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from codex_tui.execpolicy_cmd import main
+from codex_tui.cli.execpolicy import main
 
 RULE = 'prefix_rule(pattern=["git", "push"], decision="forbidden", justification="ask first")\n'
 

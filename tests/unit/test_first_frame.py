@@ -12,7 +12,7 @@ import termios
 
 import pyte
 
-from codex_tui.first_frame import FOOTER, PLACEHOLDER, FirstFrame, render
+from codex_tui.cli.first_frame import FOOTER, PLACEHOLDER, FirstFrame, render
 
 
 def test_first_frame_draws_composer_and_footer_at_the_bottom() -> None:
@@ -64,7 +64,7 @@ def test_first_frame_is_not_painted_off_a_terminal() -> None:
 
 def test_first_frame_paints_before_pydantic_textual_or_httpx_load() -> None:
     code = (
-        "import sys, codex_tui.cli, codex_tui.overrides, codex_tui.tui_main;"
+        "import sys, codex_tui.cli.main, codex_tui.cli.overrides, codex_tui.cli.tui;"
         "print(sorted(m for m in ('pydantic', 'textual', 'httpx', 'rich') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

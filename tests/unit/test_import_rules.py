@@ -48,7 +48,7 @@ def test_import_rules_version_and_help_stay_light(argv: list[str]) -> None:
 
 def test_import_rules_exec_path_never_loads_textual() -> None:
     mods = loaded_modules(
-        "import codex_tui.exec_cli, codex_tui.exec_run, codex_tui.exec_jsonl, codex_tui.exec_human"
+        "import codex_tui.exec.cli, codex_tui.exec.run, codex_tui.exec.jsonl, codex_tui.exec.human"
     )
     assert "textual" not in mods
 
@@ -172,3 +172,45 @@ def test_import_rules_only_the_app_imports_textual_or_rich() -> None:
         if names & set(UI_LIBRARIES) and not module.startswith("codex_tui.app")
     }
     assert offenders == {}
+
+
+# --- the layout of the terminal frontends (codex_tui/: cli/, exec/, app/) --------------
+
+TUI = ROOT / "codex_tui"
+TUI_TOP_FILES = {"__init__.py", "entry.py", "py.typed"}
+TUI_PACKAGES = {"cli", "exec", "app"}
+
+
+def test_layout_codex_tui_holds_only_the_entry_point_and_three_packages() -> None:
+    files = {p.name for p in TUI.iterdir() if p.is_file() and not p.name.endswith(".tcss")}
+    folders = {p.name for p in TUI.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert files == TUI_TOP_FILES
+    assert folders == TUI_PACKAGES
+    assert all((TUI / name / "__init__.py").is_file() for name in TUI_PACKAGES)
+
+
+def test_layout_cli_and_exec_packages_import_nothing_on_their_own() -> None:
+    # `codex sandbox -- CMD` loads `codex_tui.cli` on its benchmarked path: keep the face empty.
+    for name in ("cli", "exec"):
+        path = TUI / name / "__init__.py"
+        assert _imports(path, f"codex_tui.{name}") == set(), path
+
+
+def test_layout_exec_never_imports_the_app() -> None:
+    offenders = {
+        module: {name for name in names if name.startswith("codex_tui.app")}
+        for module, names in import_graph().items()
+        if module.startswith("codex_tui.exec") and any(n.startswith("codex_tui.app") for n in names)
+    }
+    assert offenders == {}
+
+
+@pytest.mark.parametrize("package", ["codex_tui.cli", "codex_tui.exec"])
+def test_layout_frontend_modules_stay_under_400_lines(package: str) -> None:
+    folder = ROOT / package.replace(".", "/")
+    long = {
+        path.name: n
+        for path in folder.rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > 400
+    }
+    assert long == {}

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from codex_tui.sessions_cmd import main, relative_age
+from codex_tui.cli.sessions import main, relative_age
 
 
 def _line(line_type: str, payload: dict[str, Any]) -> str:

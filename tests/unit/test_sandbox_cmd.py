@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from codex_tui.sandbox_cmd import CommandError, build_policy, main, parse_command_line
+from codex_tui.cli.sandbox import CommandError, build_policy, main, parse_command_line
 from sandbox_helper.policy import HelperPolicy
 
 

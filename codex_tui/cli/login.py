@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from codex_tui.cli_args import CliParser
+from codex_tui.cli.args import CliParser
 
 API_KEY_FLAG_GONE = (
     "The --api-key flag is no longer supported. Pipe the key instead, e.g. "

@@ -1,7 +1,7 @@
 """What every subcommand's parser shares: the one-line usage error and the common flags.
 
 A leaf module (the subcommands import it, it imports none of them), so the dispatcher in
-`codex_tui.cli` and the subcommands never import each other in a circle.
+`codex_tui.cli.main` and the subcommands never import each other in a circle.
 """
 
 from __future__ import annotations

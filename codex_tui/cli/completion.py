@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from codex_tui.cli_args import CliParser
+from codex_tui.cli.args import CliParser
 
 SUBCOMMANDS = (
     "exec",

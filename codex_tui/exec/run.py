@@ -44,11 +44,11 @@ async def run_exec_session(
     """Run one turn to completion; returns the process exit code."""
     processor: EventProcessor
     if json_mode:
-        from codex_tui.exec_jsonl import JsonlProcessor
+        from codex_tui.exec.jsonl import JsonlProcessor
 
         processor = JsonlProcessor(sys.stdout)
     else:
-        from codex_tui.exec_human import HumanProcessor
+        from codex_tui.exec.human import HumanProcessor
 
         processor = HumanProcessor(config, prompt, out=sys.stdout, err=sys.stderr, color=color)
     session = await Session.create(config, source="exec", resume_path=resume_path)

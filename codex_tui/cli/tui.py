@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from codex_tui.first_frame import FirstFrame
+from codex_tui.cli.first_frame import FirstFrame
 
 if TYPE_CHECKING:
     from codex_core.config import Config, ConfigOverrides

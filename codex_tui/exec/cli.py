@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from codex_tui.cli_args import CliParser, UsageError, add_common_flags
-from codex_tui.overrides import overrides_from_args, split_image_args
+from codex_tui.cli.args import CliParser, UsageError, add_common_flags
+from codex_tui.cli.overrides import overrides_from_args, split_image_args
 
 if TYPE_CHECKING:
     from codex_core.config import Config
@@ -154,7 +154,7 @@ def main(argv: list[str]) -> int:
     output_schema = _read_output_schema(ns.output_schema)
     if output_schema is False:
         return 1
-    from codex_tui.exec_run import run_exec_session
+    from codex_tui.exec.run import run_exec_session
 
     return asyncio.run(
         run_exec_session(

@@ -8,15 +8,15 @@ from collections.abc import Callable, Sequence
 from typing import Literal
 
 from codex_core import __version__
-from codex_tui.cli_args import CliParser, UsageError, add_common_flags
+from codex_tui.cli.args import CliParser, UsageError, add_common_flags
 
 PASSTHROUGH = {
-    "sandbox": ("codex_tui.sandbox_cmd", "run commands under the codex sandbox"),
-    "debug": ("codex_tui.sandbox_cmd", "alias of `sandbox`"),
-    "execpolicy": ("codex_tui.execpolicy_cmd", "check commands against your rules"),
-    "sessions": ("codex_tui.sessions_cmd", "list recorded sessions"),
-    "mcp": ("codex_tui.mcp_cmd", "manage MCP servers in config.toml"),
-    "completion": ("codex_tui.completion_cmd", "print a bash, zsh or fish completion script"),
+    "sandbox": ("codex_tui.cli.sandbox", "run commands under the codex sandbox"),
+    "debug": ("codex_tui.cli.sandbox", "alias of `sandbox`"),
+    "execpolicy": ("codex_tui.cli.execpolicy", "check commands against your rules"),
+    "sessions": ("codex_tui.cli.sessions", "list recorded sessions"),
+    "mcp": ("codex_tui.cli.mcp", "manage MCP servers in config.toml"),
+    "completion": ("codex_tui.cli.completion", "print a bash, zsh or fish completion script"),
 }
 
 UNSUPPORTED = frozenset(
@@ -145,15 +145,15 @@ def _dispatch(args: list[str]) -> int:
         run: Callable[[list[str]], int] = module.main
         return run(args[1:])
     if head in ("exec", "e"):
-        from codex_tui.exec_cli import main as exec_main
+        from codex_tui.exec.cli import main as exec_main
 
         return exec_main(args[1:])
     if head == "login":
-        from codex_tui.login_cmd import main as login_main
+        from codex_tui.cli.login import main as login_main
 
         return login_main(args[1:])
     if head == "logout":
-        from codex_tui.login_cmd import logout_main
+        from codex_tui.cli.login import logout_main
 
         return logout_main(args[1:])
     if head in UNSUPPORTED:
@@ -174,10 +174,10 @@ def _dispatch(args: list[str]) -> int:
 def _run_tui(ns: argparse.Namespace, *, resume: Literal["none", "picker", "last", "id"]) -> int:
     from pathlib import Path
 
-    from codex_tui.overrides import overrides_from_args, split_image_args
+    from codex_tui.cli.overrides import overrides_from_args, split_image_args
 
     overrides = overrides_from_args(ns, approval=getattr(ns, "ask_for_approval", None))
-    from codex_tui.tui_main import run_tui
+    from codex_tui.cli.tui import run_tui
 
     code: int = run_tui(
         overrides,
