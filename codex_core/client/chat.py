@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from codex_core.client.errors import StreamDisconnected
 from codex_core.client.events import (
@@ -34,6 +34,7 @@ from codex_core.protocol.items import (
     Reasoning,
     ResponseItem,
     SummaryText,
+    WebSearchCall,
     assistant_message,
 )
 
@@ -109,6 +110,10 @@ def chat_messages(prompt: Prompt) -> list[dict[str, Any]]:
                 if not isinstance(content, str):  # chat tool messages take text only
                     content = "\n".join(str(p.get("text", "[image omitted]")) for p in content)
                 messages.append({"role": "tool", "tool_call_id": item.call_id, "content": content})
+            case WebSearchCall():
+                pass  # a hosted search of a Responses turn: Chat Completions has no such item
+            case _ as unreachable:
+                assert_never(unreachable)
     return messages
 
 

@@ -129,6 +129,9 @@ class ResponsesStream:
             case "response.failed":
                 raise response_failed_error(data, self._provider)
             case _:
+                # An open set, not a closed union (so no assert_never): `response.in_progress`,
+                # the `….done` twins of deltas, content parts and kinds newer than this client
+                # carry nothing the turn uses, and must not fail the stream.
                 return []
 
     def finish(self) -> list[ResponseEvent]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any
+from typing import Any, assert_never
 
 from mcp import types
 
@@ -75,10 +75,12 @@ def _content_part(block: types.ContentBlock) -> dict[str, Any]:
             return _text_part(IMAGE_OMITTED)
         case types.EmbeddedResource(resource=types.TextResourceContents() as res):
             return _text_part(res.text)
-        case _:
+        case types.AudioContent() | types.ResourceLink() | types.EmbeddedResource():
             return _text_part(
                 json.dumps(block.model_dump(mode="json", by_alias=True, exclude_none=True))
             )
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 def _is_base64(data: str) -> bool:

@@ -4,7 +4,7 @@ kind, title, locations and diffs, plans. Also the replay of a resumed session's 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 import acp
 from acp.schema import ToolCallLocation, ToolCallStatus
@@ -16,21 +16,38 @@ from codex_core.protocol import (
     AgentMessageEvent,
     AgentReasoningDeltaEvent,
     AgentReasoningEvent,
+    AgentReasoningSectionBreakEvent,
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
+    BackgroundEvent,
     DeleteChange,
     ErrorEvent,
     EventMsg,
     ExecApprovalRequestEvent,
     ExecCommandBeginEvent,
     ExecCommandEndEvent,
+    ExecCommandOutputDeltaEvent,
     FileChange,
+    GetHistoryEntryResponseEvent,
+    McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
     PlanUpdateEvent,
+    SessionConfiguredEvent,
+    ShutdownCompleteEvent,
+    StreamErrorEvent,
+    TaskCompleteEvent,
+    TaskStartedEvent,
+    TerminalInteractionEvent,
+    TokenCountEvent,
+    TurnAbortedEvent,
+    TurnDiffEvent,
+    UserMessageEvent,
     WarningEvent,
+    WebSearchBeginEvent,
+    WebSearchEndEvent,
 )
 
 Update = Any
@@ -163,5 +180,26 @@ class UpdateBuilder:
                 return [acp.update_agent_message_text(f"\n\nError: {msg.message}")]
             case WarningEvent():
                 return [acp.update_agent_thought_text(f"Warning: {msg.message}\n")]
-            case _:
+            case (
+                # No session update for these: turn bookkeeping, output deltas, replies to other ops.
+                StreamErrorEvent()
+                | BackgroundEvent()
+                | TaskStartedEvent()
+                | TaskCompleteEvent()
+                | TokenCountEvent()
+                | AgentReasoningSectionBreakEvent()
+                | UserMessageEvent()
+                | SessionConfiguredEvent()
+                | ExecCommandOutputDeltaEvent()
+                | TerminalInteractionEvent()
+                | TurnDiffEvent()
+                | WebSearchBeginEvent()
+                | WebSearchEndEvent()
+                | McpListToolsResponseEvent()
+                | TurnAbortedEvent()
+                | GetHistoryEntryResponseEvent()
+                | ShutdownCompleteEvent()
+            ):
                 return []
+            case _ as unreachable:
+                assert_never(unreachable)

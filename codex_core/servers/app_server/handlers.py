@@ -5,7 +5,7 @@ from __future__ import annotations
 import platform
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from pydantic import BaseModel
 
@@ -213,6 +213,8 @@ def _core_input(entry: items.UserInput) -> InputItem:
             return LocalImageInput(path=entry.path)
         case items.MentionUserInput():
             return TextInput(text=entry.path)
+        case _ as unreachable:
+            assert_never(unreachable)
 
 
 async def turn_start(server: ServerContext, params: m.TurnStartParams) -> m.TurnStartResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, assert_never
 
 from codex_core.protocol import (
     AgentMessageDeltaEvent,
@@ -15,6 +15,7 @@ from codex_core.protocol import (
     AgentReasoningSectionBreakEvent,
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
+    BackgroundEvent,
     ErrorEvent,
     Event,
     ExecApprovalRequestEvent,
@@ -22,19 +23,26 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
     FileChange,
+    GetHistoryEntryResponseEvent,
+    McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
     PlanUpdateEvent,
+    SessionConfiguredEvent,
+    ShutdownCompleteEvent,
     StreamErrorEvent,
     TaskCompleteEvent,
     TaskStartedEvent,
+    TerminalInteractionEvent,
     TokenCountEvent,
     TurnAbortedEvent,
     TurnDiffEvent,
     UserMessageEvent,
     WarningEvent,
+    WebSearchBeginEvent,
+    WebSearchEndEvent,
 )
 from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server import model_notify as n
@@ -311,8 +319,20 @@ class Translator:
                 return self._finish(event.id, turn, "failed" if turn.error else "completed")
             case TurnAbortedEvent():
                 return self._finish(event.id, turn, "interrupted")
-            case _:
+            case (
+                # No notification for these yet (web searches included), nor for replies to other ops.
+                BackgroundEvent()
+                | SessionConfiguredEvent()
+                | TerminalInteractionEvent()
+                | WebSearchBeginEvent()
+                | WebSearchEndEvent()
+                | McpListToolsResponseEvent()
+                | GetHistoryEntryResponseEvent()
+                | ShutdownCompleteEvent()
+            ):
                 return []
+            case _ as unreachable:
+                assert_never(unreachable)
 
     # ------------------------------------------------------------------ helpers
 
