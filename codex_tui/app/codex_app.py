@@ -54,6 +54,8 @@ class CodexApp(App[ExitSummary]):
         self.core: CoreClient | None = None
         self.chat: ChatScreen | None = None
         self.quitting = False
+        self.exit_message: str | None = None
+        """Printed (to stderr) once the screen is gone, as `codex logout` prints it."""
         self.theme = "textual-dark"
 
     def on_mount(self) -> None:
@@ -111,8 +113,8 @@ class CodexApp(App[ExitSummary]):
         if self.chat is not chat:
             return
         self.core = core
+        await chat.attach(core)  # before the pump, which hands the screen this core's events
         self.run_worker(self._pump(core), group="pump", exit_on_error=False)
-        await chat.attach(core)
         if self.quitting:
             await core.submit(ShutdownOp())
 
@@ -123,24 +125,18 @@ class CodexApp(App[ExitSummary]):
             self.post_message(CoreFailed(f"The session stopped unexpectedly: {err}"))
 
     async def _deliver(self, batch: list[Event], core: CoreClient) -> None:
-        message = CoreEvents(batch, core)
-        if self.post_message(message):
-            await message.applied
+        """Post a batch to the session's chat screen and wait until it is applied.
 
-    async def on_core_events(self, message: CoreEvents) -> None:
-        """Hand a batch to the chat screen of the current session."""
-        try:
-            await self._apply(message)
-        finally:
-            message.done()
-
-    async def _apply(self, message: CoreEvents) -> None:
+        The batch goes to the screen's queue, not the app's: keys pass through the app's
+        queue, and must not wait behind a batch being applied.
+        """
         chat = self.chat
-        events = message.events
-        if chat is None or not events or message.source is not self.core:
+        if chat is None or core is not self.core:
             return
-        await chat.apply_events(events)
-        if isinstance(events[-1].msg, ShutdownCompleteEvent) and self.quitting:
+        message = CoreEvents(batch, core)
+        if chat.post_message(message):
+            await message.applied
+        if isinstance(batch[-1].msg, ShutdownCompleteEvent) and self.quitting:
             self._finish()
 
     def on_core_failed(self, message: CoreFailed) -> None:
@@ -177,7 +173,8 @@ class CodexApp(App[ExitSummary]):
             case "save-model":
                 await self._save_model(request.model or "", request.effort)
             case "logout":
-                self.boot.logout()
+                removed = self.boot.logout()
+                self.exit_message = "Successfully logged out" if removed else "Not logged in"
                 await self.quit_session()
 
     async def _save_model(self, model: str, effort: str | None) -> None:
@@ -233,4 +230,4 @@ class CodexApp(App[ExitSummary]):
 
     def _finish(self) -> None:
         if self.return_value is None:
-            self.exit(self._summary())
+            self.exit(self._summary(), message=self.exit_message)

@@ -14,9 +14,10 @@ from codex_core.protocol import (
 )
 from codex_tui.app.core import CoreClient
 
-FRAME_SECONDS = 1 / 40
-"""Streamed deltas are delivered at most this often (40 Hz), so input never starves."""
-MAX_BATCH_EVENTS = 1000
+FRAME_SECONDS = 1 / 25
+"""Streamed deltas are delivered at most this often (25 Hz): each delivery re-renders the
+growing answer, and between deliveries the loop is free for keystrokes."""
+MAX_BATCH_EVENTS = 5000
 """A flood of queued deltas is cut into batches of this size, bounding the work per frame."""
 
 
@@ -35,16 +36,19 @@ async def pump_events(
 ) -> None:
     """Read events until `shutdown_complete`, delivering them in order.
 
-    Deltas are held for up to one frame (or `max_batch` events) and delivered together;
-    any other event flushes the held deltas and itself at once. `deliver` returns once
-    the UI has applied the batch, so at most one batch is in flight: when rendering falls
-    behind, events wait in the core's queue instead of in front of the user's keystrokes.
+    A batch that starts with a delta is held until one frame after the previous delivery
+    (collecting what arrives meanwhile, up to `max_batch` events); any other event flushes
+    the held deltas and itself at once. So a flood of deltas is drawn once a frame, not as
+    fast as the UI can apply batches, which left keystrokes waiting behind back-to-back
+    renders. `deliver` returns once the UI has applied the batch, so at most one batch is
+    in flight: when rendering falls behind, events wait in the core's queue.
     """
     loop = asyncio.get_running_loop()
+    last_delivery = -frame_seconds
     while True:
         batch = [await core.next_event()]
         if is_delta(batch[0]):
-            deadline = loop.time() + frame_seconds
+            deadline = max(loop.time(), last_delivery + frame_seconds)
             try:
                 async with asyncio.timeout_at(deadline):
                     # Queued events do not suspend, so the deadline is also checked by hand.
@@ -55,6 +59,7 @@ async def pump_events(
                             break
             except TimeoutError:
                 pass
+        last_delivery = loop.time()
         await deliver(batch)
         if isinstance(batch[-1].msg, ShutdownCompleteEvent):
             return

@@ -14,6 +14,7 @@ import subprocess
 import threading
 from pathlib import Path
 
+from codex_tui.app import gitignore
 from codex_tui.app.fuzzy import rank_key, subsequence_pattern
 
 WALK_CHUNK = 1000
@@ -79,11 +80,25 @@ class FileIndex:
     def _walk_dirs(self) -> None:
         root = str(self.root)
         chunk: list[str] = []
+        rules: dict[str, list[gitignore.Rule]] = {}
         for directory, dirs, files in os.walk(root):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
             relative = os.path.relpath(directory, root)
-            prefix = "" if relative == "." else relative + "/"
-            chunk.extend(prefix + name for name in files)
+            base = "" if relative == "." else relative
+            prefix = base + "/" if base else ""
+            # The .gitignore files of this directory and its parents apply here.
+            parent = rules.get(os.path.dirname(base) if base else "", []) if base else []
+            here = parent + _read_gitignore(directory, base)
+            rules[base] = here
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if not d.startswith(".") and not gitignore.ignored(here, prefix + d, True)
+            )
+            chunk.extend(
+                prefix + name
+                for name in files
+                if not here or not gitignore.ignored(here, prefix + name, False)
+            )
             if len(chunk) >= WALK_CHUNK:
                 self.paths.extend(chunk)
                 chunk = []
@@ -108,3 +123,11 @@ class FileIndex:
         if not query:
             return heapq.nsmallest(limit, matched, key=lambda p: (p.count("/"), len(p), p))
         return heapq.nsmallest(limit, matched, key=lambda p: rank_key(query, p))
+
+
+def _read_gitignore(directory: str, base: str) -> list[gitignore.Rule]:
+    try:
+        with open(os.path.join(directory, ".gitignore"), encoding="utf-8") as file:
+            return gitignore.parse(file.read(), base)
+    except (OSError, UnicodeDecodeError):
+        return []

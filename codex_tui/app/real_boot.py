@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import importlib
 import logging
 from datetime import UTC, datetime
@@ -122,10 +121,16 @@ class RealBoot:
         return True
 
     async def start(self, resume_path: Path | None) -> CoreClient:
-        """A new Session, or one resumed from its rollout."""
-        # Imported off the event loop so the first screen paints while the core loads.
-        module = await asyncio.to_thread(importlib.import_module, "codex_core.session")
-        session: CoreClient = await module.Session.create(
-            self.config, source="cli", resume_path=resume_path
-        )
-        return session
+        """A new Session, or one resumed from its rollout, on its own thread and loop (so
+        its work never delays a keystroke; see `core_thread`)."""
+        from codex_tui.app.core_thread import start_on_thread
+
+        async def create() -> CoreClient:
+            # Imported on the core's thread, so the first screen paints while it loads.
+            module = importlib.import_module("codex_core.session")
+            session: CoreClient = await module.Session.create(
+                self.config, source="cli", resume_path=resume_path
+            )
+            return session
+
+        return await start_on_thread(create)

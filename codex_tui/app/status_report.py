@@ -88,7 +88,10 @@ def status_rows(facts: StatusFacts) -> list[tuple[str, str]]:
         )
     else:
         rows.append(("Token usage", "none yet"))
-    if facts.context_left is not None:
-        window = f" of {compact_count(facts.context_window)}" if facts.context_window else ""
-        rows.append(("Context", f"{facts.context_left}% left{window}"))
+    if facts.context_window:
+        # Before the first token count nothing of the window is used yet.
+        left = 100 if facts.context_left is None else facts.context_left
+        rows.append(("Context window", f"{left}% left of {compact_count(facts.context_window)}"))
+    elif facts.context_left is not None:
+        rows.append(("Context window", f"{facts.context_left}% left"))
     return rows

@@ -109,3 +109,47 @@ async def test_launch_images_are_sent_first_and_named_in_the_transcript(tmp_path
         await settle(pilot, boot.core)
         cells = [str(cell.render()) for cell in app.screen.query(UserCell)]
         assert cells == ["› [Image #1]", "› [Image #2]\nand [Image #1] here"]
+
+
+async def test_logout_says_what_it_did_on_exit(tmp_path: Path) -> None:
+    app, boot = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(Composer).load_text("/logout")
+        await pilot.press("enter")
+        await settle(pilot, boot.core)
+    assert boot.logouts == 1
+    assert app.exit_message == "Successfully logged out"
+    assert [str(r) for r in app._exit_renderables] in ([], ["Successfully logged out"])
+
+
+async def test_status_shows_the_context_window_before_any_usage(tmp_path: Path) -> None:
+    from codex_tui.app.widgets.cells.info_cell import InfoCell
+
+    app, boot = make_app(tmp_path, model_context_window=272_000)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        app.screen.query_one(Composer).load_text("/status")
+        await pilot.press("enter")
+        await settle(pilot, boot.core)
+        rows = dict(app.screen.query(InfoCell).last().rows)
+        assert rows["Context window"] == "100% left of 272K"
+
+
+def test_file_walk_outside_git_honours_gitignore_files(tmp_path: Path) -> None:
+    from codex_tui.app.file_search import FileIndex
+
+    for path in ("a.py", "build/out.o", "src/m.py", "src/gen/x.py", "src/keep.log", "n.log"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("x")
+    (tmp_path / ".gitignore").write_text("# built\n/build/\n*.log\n")
+    (tmp_path / "src" / ".gitignore").write_text("gen/\n!keep.log\n")
+    index = FileIndex(tmp_path)
+    index._walk_dirs()
+    assert sorted(index.paths) == [
+        ".gitignore",
+        "a.py",
+        "src/.gitignore",
+        "src/keep.log",
+        "src/m.py",
+    ]

@@ -24,6 +24,7 @@ from codex_tui.app import notifications, slash_commands
 from codex_tui.app.clock import Clock
 from codex_tui.app.coalesce import coalesce, split_startup_warnings
 from codex_tui.app.core import CoreClient
+from codex_tui.app.messages import CoreEvents
 from codex_tui.app.screens.approval import ApprovalRequest
 from codex_tui.app.screens.chat_approvals import ApprovalQueue
 from codex_tui.app.screens.chat_backtrack import Backtrack
@@ -153,6 +154,14 @@ class ChatScreen(Screen[None]):
         self.completion.hide()
 
     # ------------------------------------------------------------------ events in
+
+    async def on_core_events(self, message: CoreEvents) -> None:
+        """A batch from the event pump (its session's, unless the screen was replaced)."""
+        try:
+            if message.source is self.outbox.core:
+                await self.apply_events(message.events)
+        finally:
+            message.done()
 
     async def apply_events(self, events: list[Event]) -> None:
         """Apply a batch of core events in order."""
@@ -364,8 +373,6 @@ class ChatScreen(Screen[None]):
             composer.action_delete_right()
         else:
             await self._on_quit()
-
-    # ------------------------------------------------------------------ internals
 
     def _disarm_quit(self) -> None:
         self.quit_armed = False

@@ -304,6 +304,7 @@ class SlashRunner:
         """What /status reports."""
         screen = self.screen
         from codex_core.instructions import project_doc_paths
+        from codex_core.model_family import context_window_for
 
         cwd = screen.applier.cwd
         agents = [str(p) for p in project_doc_paths(Path(cwd))] if cwd else []
@@ -321,7 +322,7 @@ class SlashRunner:
             agents_files=agents,
             usage=screen.applier.total_usage,
             context_left=screen.context_left,
-            context_window=screen.applier.context_window,
+            context_window=screen.applier.context_window or context_window_for(screen.model or ""),
             notifications=screen.notify_setting,
         )
 

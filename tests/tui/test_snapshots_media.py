@@ -1,0 +1,89 @@
+"""Snapshots of MCP call cells (running, result, error) and attached images."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from textual import events
+from textual.pilot import Pilot
+
+from codex_core.protocol import (
+    McpInvocation,
+    McpToolCallBeginEvent,
+    McpToolCallEndEvent,
+    TaskStartedEvent,
+    UserMessageEvent,
+)
+from codex_tui.app.codex_app import CodexApp
+from codex_tui.app.widgets.composer import Composer
+from tests.tui.fake_core import FakeBoot, configured, frozen_clock, options, settle
+
+SIZE = (100, 34)
+Compare = Callable[..., bool]
+CALL = McpInvocation(server="docs", tool="search", arguments={"query": "sandbox policy"})
+
+
+def run_with(*msgs: Any, then: Callable[[Pilot[Any], CodexApp], Any] | None = None) -> Any:
+    async def before(pilot: Pilot[Any]) -> None:
+        app = pilot.app
+        assert isinstance(app, CodexApp)
+        boot = app.boot
+        assert isinstance(boot, FakeBoot)
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent(), *msgs)
+        await settle(pilot, boot.core)
+        if then is not None:
+            await then(pilot, app)
+        await settle(pilot, boot.core, rounds=3)
+
+    return before
+
+
+def app_for(cwd: str = "/home/user/project") -> CodexApp:
+    boot = FakeBoot(configured_event=configured(cwd=cwd))
+    return CodexApp(boot, options(), clock=frozen_clock())
+
+
+def test_snapshot_mcp_call_running(snap_compare: Compare) -> None:
+    begin = McpToolCallBeginEvent(call_id="m1", invocation=CALL)
+    assert snap_compare(app_for(), terminal_size=SIZE, run_before=run_with(begin))
+
+
+def test_snapshot_mcp_call_result(snap_compare: Compare) -> None:
+    result = {
+        "content": [{"type": "text", "text": f"match {i}: sandbox_policy.md"} for i in range(9)],
+        "isError": False,
+    }
+    msgs = (
+        McpToolCallBeginEvent(call_id="m1", invocation=CALL),
+        McpToolCallEndEvent.ok("m1", CALL, 1.25, result),
+    )
+    assert snap_compare(app_for(), terminal_size=SIZE, run_before=run_with(*msgs))
+
+
+def test_snapshot_mcp_call_error(snap_compare: Compare) -> None:
+    msgs = (
+        McpToolCallBeginEvent(call_id="m1", invocation=CALL),
+        McpToolCallEndEvent.err("m1", CALL, 60.0, "tool call timed out after 60s"),
+    )
+    assert snap_compare(app_for(), terminal_size=SIZE, run_before=run_with(*msgs))
+
+
+def test_snapshot_images_attached(snap_compare: Compare) -> None:
+    # A fixed directory: the session header shows it, and tmp_path changes between runs.
+    tmp_path = Path(tempfile.gettempdir()) / "codex-tui-snapshot-images"
+    tmp_path.mkdir(exist_ok=True)
+    (tmp_path / "shot.png").write_bytes(b"\x89PNG\r\n\x1a\n")
+
+    async def paste(pilot: Pilot[Any], app: CodexApp) -> None:
+        composer = app.screen.query_one(Composer)
+        composer.post_message(events.Paste("shot.png"))
+        await settle(pilot)
+        composer.insert("what is wrong here?")
+
+    sent = UserMessageEvent(message="[Image #2] compare with", images=["data:,a", "data:,b"])
+    app = app_for(str(tmp_path))
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_with(sent, then=paste))
