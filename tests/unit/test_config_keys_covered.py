@@ -58,16 +58,20 @@ EFFECT_TESTS: dict[str, str] = {
     "shell_environment_policy.set": "tests/unit/test_shell_env_policy.py::test_shell_env_none_starts_empty_and_set_adds",
     "tools.update_plan.enabled": "tests/context/test_plan_offering.py::test_update_plan_offered_only_when_tools_update_plan_enabled",
     "tui.notifications": "tests/tui/test_pilot_commands.py::test_notification_is_sent_when_unfocused_and_enabled",
+    "model": "tests/context/test_config_effects.py::test_config_model_and_reasoning_reach_the_request",
+    "model_reasoning_effort": "tests/context/test_config_effects.py::test_config_model_and_reasoning_reach_the_request",
+    "model_reasoning_summary": "tests/context/test_config_effects.py::test_config_model_and_reasoning_reach_the_request",
+    "model_providers.<name>.env_http_headers": "tests/context/test_config_effects.py::test_config_provider_env_http_headers_sent_when_the_variable_is_set",
+    "model_providers.<name>.stream_max_retries": "tests/context/test_config_effects.py::test_config_provider_stream_max_retries_reconnects_a_dropped_stream",
+    "model_providers.<name>.name": "tests/context/test_config_effects.py::test_config_provider_name_and_key_instructions_in_the_missing_key_error",
+    "model_providers.<name>.env_key_instructions": "tests/context/test_config_effects.py::test_config_provider_name_and_key_instructions_in_the_missing_key_error",
     "web_search": "tests/context/test_tools_and_inputs.py::test_web_search_tool_follows_the_setting",
 }
 
 WITHOUT_EFFECT_TEST: frozenset[str] = frozenset(
     {
         # Read and validated (test_config_load), but no test yet shows what they change.
-        "model",
         "model_auto_compact_token_limit",
-        "model_reasoning_effort",
-        "model_reasoning_summary",
         "shell_timeout_ms",
         "mcp_servers.<name>.bearer_token_env_var",
         "mcp_servers.<name>.cwd",
@@ -77,10 +81,6 @@ WITHOUT_EFFECT_TEST: frozenset[str] = frozenset(
         "mcp_servers.<name>.http_headers",
         "mcp_servers.<name>.startup_timeout_ms",
         "mcp_servers.<name>.tools.<name>.approval_mode",
-        "model_providers.<name>.env_http_headers",
-        "model_providers.<name>.env_key_instructions",
-        "model_providers.<name>.name",
-        "model_providers.<name>.stream_max_retries",
     }
 )
 
