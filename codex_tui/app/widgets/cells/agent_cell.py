@@ -16,16 +16,44 @@ the last one instead of one ever-growing document."""
 FENCES = ("```", "~~~")
 
 
+MAX_TABLE_CHARS = 20 * SEGMENT_CHARS
+"""A table is never split across segments (a piece without its header row would render as
+plain text) unless it grows past this."""
+
+
 def split_point(text: str, start: int) -> int | None:
-    """Where to end the segment starting at `start`: a line break, else a space; None if short."""
+    """Where to end the segment starting at `start`: a line break, else a space; None if the
+    segment is short, or ends in a table that is still streaming."""
     if len(text) - start <= SEGMENT_CHARS:
         return None
     window_start = start + SEGMENT_CHARS // 2
     for separator in ("\n\n", "\n", " "):
         index = text.rfind(separator, window_start, start + SEGMENT_CHARS)
         if index != -1:
-            return index + len(separator)
+            cut = index + len(separator)
+            if _table_row_before(text, cut):
+                return _after_table(text, cut, start)
+            return cut
     return start + SEGMENT_CHARS
+
+
+def _table_row_before(text: str, cut: int) -> bool:
+    """Whether the line ending at (or running through) `cut` is a Markdown table row."""
+    line_start = text.rfind("\n", 0, max(cut - 1, 0)) + 1
+    return text[line_start:cut].lstrip().startswith("|")
+
+
+def _after_table(text: str, cut: int, start: int) -> int | None:
+    """The start of the first line after the table around `cut`; None while it streams."""
+    position = text.rfind("\n", 0, max(cut - 1, 0)) + 1
+    while True:
+        newline = text.find("\n", position)
+        if newline == -1:
+            # The table is still arriving: keep it in this segment, up to a point.
+            return None if len(text) - start <= MAX_TABLE_CHARS else cut
+        position = newline + 1
+        if not text[position:].lstrip(" ").startswith("|") and position < len(text):
+            return position
 
 
 def open_fence(source: str, fence: str | None) -> str | None:
