@@ -91,10 +91,17 @@ class ServerConnection:
                         ),
                     )
                 )
-                with anyio.fail_after(startup_timeout(self.config)):
-                    init = await session.initialize()
-                    self.instructions = init.instructions
-                    self.tools = await _list_all_tools(session)
+                try:
+                    with anyio.fail_after(startup_timeout(self.config)):
+                        init = await session.initialize()
+                        self.instructions = init.instructions
+                        self.tools = await _list_all_tools(session)
+                except TimeoutError:
+                    # Say so now: closing a stdio child that is not reading can take the
+                    # SDK seconds more, and the first request must not wait for that.
+                    self._fail(f"timed out after {startup_timeout(self.config):g}s starting up")
+                    self.ready.set()
+                    return
                 self._session = session
                 self.status = "ready"
                 self.startup_seconds = time.monotonic() - started

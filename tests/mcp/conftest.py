@@ -8,7 +8,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +21,14 @@ from tests.support.sse import Event, completed, created, output_item_done
 SERVER = Path(__file__).with_name("server.py")
 
 
-def stdio_entry(name: str, *extra: str, mode: str = "stdio") -> str:
-    """A `[mcp_servers.<name>]` table launching the test server over stdio."""
-    args = json.dumps([str(SERVER), mode])
+def stdio_entry(
+    name: str, *extra: str, mode: str = "stdio", server_args: Sequence[str] = ()
+) -> str:
+    """A `[mcp_servers.<name>]` table launching the test server over stdio.
+
+    `extra` are more lines of the table; `server_args` follow the mode in `args`.
+    """
+    args = json.dumps([str(SERVER), mode, *server_args])
     lines = [f"[mcp_servers.{name}]", f"command = {json.dumps(sys.executable)}", f"args = {args}"]
     return "\n".join([*lines, *extra]) + "\n"
 
@@ -87,11 +92,21 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def http_server(tmp_path: Path) -> Iterator[str]:
+def http_server() -> Iterator[str]:
     """The test server over streamable HTTP on 127.0.0.1; yields its URL."""
+    yield from serve_http()
+
+
+@pytest.fixture
+def report_http_server() -> Iterator[str]:
+    """The same with its `report` tool (which also tells the request headers it got)."""
+    yield from serve_http("--report")
+
+
+def serve_http(*server_args: str) -> Iterator[str]:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, str(SERVER), "http", str(port)],
+        [sys.executable, str(SERVER), "http", str(port), *server_args],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -1,11 +1,14 @@
 """A real MCP server on the `mcp` SDK (FastMCP) for the tests: `python server.py stdio|http PORT|garbage`.
 
 `MCP_TEST_PID_FILE` makes it write its pid (to check that no child outlives codex);
-`MCP_TEST_START_DELAY` (seconds) makes it slow to start.
+`MCP_TEST_START_DELAY` (seconds) makes it slow to start. A `--report` argument adds the
+read-only `report` tool, which tells what the server got from codex: its arguments, working
+directory, the environment variables and (over HTTP) the request headers it is asked about.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 import time
@@ -77,6 +80,20 @@ def crash() -> str:
     os._exit(3)
 
 
+def report(env: list[str] | None = None, headers: list[str] | None = None) -> str:
+    """What this server got: argv, cwd, the named variables and request headers (JSON)."""
+    request = mcp.get_context().request_context.request  # the HTTP request; None over stdio
+    got = getattr(request, "headers", {})
+    return json.dumps(
+        {
+            "argv": sys.argv[1:],
+            "cwd": os.getcwd(),
+            "env": {name: os.environ.get(name) for name in env or []},
+            "headers": {name: got.get(name) for name in headers or []},
+        }
+    )
+
+
 def main() -> None:
     pid_file = os.environ.get("MCP_TEST_PID_FILE")
     if pid_file:
@@ -85,6 +102,8 @@ def main() -> None:
     print("test server starting", file=sys.stderr, flush=True)
     time.sleep(float(os.environ.get("MCP_TEST_START_DELAY") or 0))  # a slow-starting server
     mode = sys.argv[1] if len(sys.argv) > 1 else "stdio"
+    if "--report" in sys.argv:
+        mcp.tool(annotations=READ_ONLY, structured_output=False)(report)
     if mode == "garbage":
         for _ in range(600):
             print("this is not JSON-RPC {{{", flush=True)

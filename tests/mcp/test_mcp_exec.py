@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -293,3 +294,143 @@ def test_mcp_servers_end_with_the_session(
     for pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+
+
+def reports(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What each `report` call of the run said (its JSON text)."""
+    return [
+        json.loads(item["result"]["content"][0]["text"])
+        for item in mcp_items(lines)
+        if item["tool"] == "report"
+    ]
+
+
+def test_mcp_stdio_server_gets_its_command_args_env_env_vars_and_cwd(
+    codex_bin: Path,
+    model_server: ModelServer,
+    codex_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    server_dir = tmp_path / "server-dir"
+    server_dir.mkdir()
+    monkeypatch.setenv("MCP_TEST_PASSED", "through env_vars")
+    monkeypatch.setenv("MCP_TEST_KEPT_OUT", "not listed")
+    write_config(
+        codex_home,
+        stdio_entry(
+            "probe",
+            'env = { MCP_TEST_SET = "from env" }',
+            'env_vars = ["MCP_TEST_PASSED"]',
+            f"cwd = {json.dumps(str(server_dir))}",
+            server_args=["--report"],
+        ),
+    )
+    names = ["MCP_TEST_SET", "MCP_TEST_PASSED", "MCP_TEST_KEPT_OUT"]
+    model_server.add(
+        namespace_call("mcp__probe", "report", {"env": names}, "c1"), turn(message("done"))
+    )
+    done, lines = run_exec(codex_bin, model_server, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert reports(lines) == [
+        {
+            "argv": ["stdio", "--report"],
+            "cwd": str(server_dir),
+            "env": {
+                "MCP_TEST_SET": "from env",
+                "MCP_TEST_PASSED": "through env_vars",
+                "MCP_TEST_KEPT_OUT": None,
+            },
+            "headers": {},
+        }
+    ]
+
+
+def test_mcp_http_server_gets_bearer_token_and_headers(
+    codex_bin: Path,
+    model_server: ModelServer,
+    codex_home: Path,
+    tmp_path: Path,
+    report_http_server: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("MCP_TEST_TOKEN", "tok-123")
+    monkeypatch.setenv("MCP_TEST_API_KEY", "key-456")
+    monkeypatch.delenv("MCP_TEST_UNSET", raising=False)
+    write_config(
+        codex_home,
+        f'[mcp_servers.web]\nurl = "{report_http_server}"\n'
+        'bearer_token_env_var = "MCP_TEST_TOKEN"\n'
+        'http_headers = { "X-Team" = "core" }\n'
+        'env_http_headers = { "X-Api-Key" = "MCP_TEST_API_KEY", "X-Unset" = "MCP_TEST_UNSET" }\n',
+    )
+    headers = ["authorization", "x-team", "x-api-key", "x-unset"]
+    model_server.add(
+        namespace_call("mcp__web", "report", {"headers": headers}, "c1"), turn(message("done"))
+    )
+    done, lines = run_exec(codex_bin, model_server, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert reports(lines)[0]["headers"] == {
+        "authorization": "Bearer tok-123",
+        "x-team": "core",
+        "x-api-key": "key-456",
+        "x-unset": None,
+    }
+
+
+def test_mcp_slow_server_past_its_startup_timeout_is_a_warning_without_tools(
+    codex_bin: Path, model_server: ModelServer, codex_home: Path, tmp_path: Path
+) -> None:
+    slow = 'env = { MCP_TEST_START_DELAY = "3" }'
+    write_config(
+        codex_home,
+        stdio_entry("slow_ms", slow, "startup_timeout_ms = 400")
+        + stdio_entry("slow_sec", slow, "startup_timeout_sec = 0.6"),
+    )
+    model_server.add(turn(message("done")))
+    done, lines = run_exec(codex_bin, model_server, tmp_path)
+    assert done.returncode == 0, done.stderr
+    body = model_server.requests[0].body
+    assert tool_of(body, "mcp__slow_ms") is None and tool_of(body, "mcp__slow_sec") is None
+    # reported as soon as the timeout passes, not after the child is closed (seconds later)
+    errors = sorted(
+        line["item"]["message"].split(";")[0]
+        for line in lines
+        if line["type"] == "item.completed" and line["item"]["type"] == "error"
+    )
+    assert errors == [
+        "MCP server 'slow_ms' failed to start: timed out after 0.4s starting up",
+        "MCP server 'slow_sec' failed to start: timed out after 0.6s starting up",
+    ]
+
+
+def test_mcp_per_tool_approval_mode_overrides_the_default(
+    codex_bin: Path, model_server: ModelServer, codex_home: Path, tmp_path: Path
+) -> None:
+    write_config(
+        codex_home,
+        stdio_entry(
+            "probe",
+            "[mcp_servers.probe.tools.weather]",
+            'approval_mode = "approve"',
+            "[mcp_servers.probe.tools.echo]",
+            'approval_mode = "prompt"',
+        ),
+    )
+    model_server.add(
+        namespace_call("mcp__probe", "weather", {"city": "Rome"}, "c1"),
+        namespace_call("mcp__probe", "echo", {"text": "ask first"}, "c2"),
+        turn(message("done")),
+    )
+    done, lines = run_exec(codex_bin, model_server, tmp_path)
+    assert done.returncode == 0, done.stderr
+    out = outputs_by_call(model_server)
+    # weather has no read-only annotation: refused in exec unless approved (test above)
+    assert out["c1"].endswith('Output:\n{"city":"Rome","temp":21.5}')
+    # echo is read-only and runs by default; "prompt" makes it ask, which exec cannot
+    refusal = "MCP tool call requires approval, but approval policy is never"
+    assert out["c2"][1:] == [{"type": "input_text", "text": refusal}]
+    assert [(i["tool"], i["status"]) for i in mcp_items(lines)] == [
+        ("weather", "completed"),
+        ("echo", "failed"),
+    ]

@@ -1,9 +1,8 @@
 """Every config key the schema knows has a test that shows its effect, named here.
 
 Adding a key to the schema (and so to config.example.toml, see test_config_example) fails
-`test_config_keys_each_have_an_effect_test` until the key gets a test in `EFFECT_TESTS`.
-Keys whose effect is not shown by a test yet are listed in `WITHOUT_EFFECT_TEST`, so the gap
-is visible and can only shrink: a key may not be in both, and every named test must exist.
+`test_config_keys_each_have_an_effect_test` until the key gets a test in `EFFECT_TESTS`, and
+every test named there must exist.
 """
 
 from __future__ import annotations
@@ -22,14 +21,14 @@ EFFECT_TESTS: dict[str, str] = {
     "hide_agent_reasoning": "tests/tui/test_pilot.py::test_hidden_reasoning_still_names_the_status",
     "history.max_bytes": "tests/unit/test_history_jsonl.py::test_history_max_bytes_drops_oldest",
     "history.persistence": "tests/unit/test_history_jsonl.py::test_history_persistence_none_writes_nothing",
-    "mcp_servers.<name>.command": "tests/mcp/test_mcp_exec.py::test_mcp_tools_listed_in_first_request_as_a_namespace",
-    "mcp_servers.<name>.args": "tests/mcp/test_mcp_exec.py::test_mcp_tools_listed_in_first_request_as_a_namespace",
+    "mcp_servers.<name>.command": "tests/mcp/test_mcp_exec.py::test_mcp_stdio_server_gets_its_command_args_env_env_vars_and_cwd",
+    "mcp_servers.<name>.args": "tests/mcp/test_mcp_exec.py::test_mcp_stdio_server_gets_its_command_args_env_env_vars_and_cwd",
     "mcp_servers.<name>.default_tools_approval_mode": "tests/mcp/test_mcp_exec.py::test_mcp_calls_paired_with_results_and_exec_items",
     "mcp_servers.<name>.enabled": "tests/mcp/test_mcp_exec.py::test_mcp_enabled_and_disabled_tool_filters",
     "mcp_servers.<name>.enabled_tools": "tests/mcp/test_mcp_exec.py::test_mcp_enabled_and_disabled_tool_filters",
     "mcp_servers.<name>.disabled_tools": "tests/mcp/test_mcp_exec.py::test_mcp_enabled_and_disabled_tool_filters",
     "mcp_servers.<name>.required": "tests/mcp/test_mcp_exec.py::test_mcp_required_server_down_fails_clearly",
-    "mcp_servers.<name>.startup_timeout_sec": "tests/mcp/test_mcp_exec.py::test_mcp_garbage_server_is_a_warning_not_a_stop",
+    "mcp_servers.<name>.startup_timeout_sec": "tests/mcp/test_mcp_exec.py::test_mcp_slow_server_past_its_startup_timeout_is_a_warning_without_tools",
     "mcp_servers.<name>.tool_timeout_sec": "tests/mcp/test_mcp_exec.py::test_mcp_tool_timeout_and_tool_that_never_answers",
     "mcp_servers.<name>.url": "tests/mcp/test_mcp_exec.py::test_mcp_streamable_http_server",
     "model_context_window": "tests/tui/test_units.py::test_context_left_percent_uses_last_usage",
@@ -46,7 +45,7 @@ EFFECT_TESTS: dict[str, str] = {
     "notify": "tests/compat/test_output_0169.py::test_output_human_header_tokens_and_notify",
     "project_doc_max_bytes": "tests/context/test_tools_and_inputs.py::test_global_agents_md_comes_before_the_project_and_cap_applies",
     "projects.<name>.trust_level": "tests/e2e/test_tui_session.py::test_tui_first_run_asks_trust_then_key_and_saves_both",
-    "sandbox_mode": "tests/unit/test_sandbox_cmd.py::test_sandbox_cmd_full_auto_reads_config_table_and_cli_overrides_win",
+    "sandbox_mode": "tests/context/test_config_effects.py::test_config_sandbox_mode_decides_whether_a_command_may_write",
     "sandbox_workspace_write.exclude_slash_tmp": "tests/integration/test_sandbox_linux.py::test_sandbox_slash_tmp_follows_exclusion",
     "sandbox_workspace_write.exclude_tmpdir_env_var": "tests/unit/test_sandbox_policy.py::test_policy_roots_follow_tmp_exclusions_and_drop_duplicates",
     "sandbox_workspace_write.network_access": "tests/integration/test_sandbox_linux.py::test_sandbox_network_access_true_allows_connect",
@@ -66,23 +65,17 @@ EFFECT_TESTS: dict[str, str] = {
     "model_providers.<name>.name": "tests/context/test_config_effects.py::test_config_provider_name_and_key_instructions_in_the_missing_key_error",
     "model_providers.<name>.env_key_instructions": "tests/context/test_config_effects.py::test_config_provider_name_and_key_instructions_in_the_missing_key_error",
     "web_search": "tests/context/test_tools_and_inputs.py::test_web_search_tool_follows_the_setting",
+    "mcp_servers.<name>.env": "tests/mcp/test_mcp_exec.py::test_mcp_stdio_server_gets_its_command_args_env_env_vars_and_cwd",
+    "mcp_servers.<name>.env_vars": "tests/mcp/test_mcp_exec.py::test_mcp_stdio_server_gets_its_command_args_env_env_vars_and_cwd",
+    "mcp_servers.<name>.cwd": "tests/mcp/test_mcp_exec.py::test_mcp_stdio_server_gets_its_command_args_env_env_vars_and_cwd",
+    "mcp_servers.<name>.bearer_token_env_var": "tests/mcp/test_mcp_exec.py::test_mcp_http_server_gets_bearer_token_and_headers",
+    "mcp_servers.<name>.http_headers": "tests/mcp/test_mcp_exec.py::test_mcp_http_server_gets_bearer_token_and_headers",
+    "mcp_servers.<name>.env_http_headers": "tests/mcp/test_mcp_exec.py::test_mcp_http_server_gets_bearer_token_and_headers",
+    "mcp_servers.<name>.startup_timeout_ms": "tests/mcp/test_mcp_exec.py::test_mcp_slow_server_past_its_startup_timeout_is_a_warning_without_tools",
+    "mcp_servers.<name>.tools.<name>.approval_mode": "tests/mcp/test_mcp_exec.py::test_mcp_per_tool_approval_mode_overrides_the_default",
+    "model_auto_compact_token_limit": "tests/context/test_config_effects.py::test_config_auto_compact_token_limit_compacts_a_smaller_history",
+    "shell_timeout_ms": "tests/context/test_config_effects.py::test_config_shell_timeout_ms_ends_a_command_without_its_own_timeout",
 }
-
-WITHOUT_EFFECT_TEST: frozenset[str] = frozenset(
-    {
-        # Read and validated (test_config_load), but no test yet shows what they change.
-        "model_auto_compact_token_limit",
-        "shell_timeout_ms",
-        "mcp_servers.<name>.bearer_token_env_var",
-        "mcp_servers.<name>.cwd",
-        "mcp_servers.<name>.env",
-        "mcp_servers.<name>.env_http_headers",
-        "mcp_servers.<name>.env_vars",
-        "mcp_servers.<name>.http_headers",
-        "mcp_servers.<name>.startup_timeout_ms",
-        "mcp_servers.<name>.tools.<name>.approval_mode",
-    }
-)
 
 
 @cache
@@ -98,9 +91,8 @@ def functions_in(path: str) -> frozenset[str]:
 
 def test_config_keys_each_have_an_effect_test() -> None:
     keys = {".".join(pattern) for pattern in known_key_patterns()}
-    assert sorted(keys - EFFECT_TESTS.keys() - WITHOUT_EFFECT_TEST) == [], "key without a test"
-    assert sorted((EFFECT_TESTS.keys() | WITHOUT_EFFECT_TEST) - keys) == [], "not a key"
-    assert sorted(EFFECT_TESTS.keys() & WITHOUT_EFFECT_TEST) == [], "listed twice"
+    assert sorted(keys - EFFECT_TESTS.keys()) == [], "key without a test"
+    assert sorted(EFFECT_TESTS.keys() - keys) == [], "not a key"
 
 
 def test_config_keys_effect_tests_exist() -> None:
