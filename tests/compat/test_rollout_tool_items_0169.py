@@ -113,6 +113,7 @@ def write_mcp_config(home: Path) -> None:
         f"args = {json.dumps([str(SERVER), 'stdio'])}\n"
         'default_tools_approval_mode = "approve"\n'
         "tool_timeout_sec = 1\n"
+        "required = true\n"  # wait for it however loaded the machine is
     )
 
 

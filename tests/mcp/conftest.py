@@ -22,14 +22,23 @@ SERVER = Path(__file__).with_name("server.py")
 
 
 def stdio_entry(
-    name: str, *extra: str, mode: str = "stdio", server_args: Sequence[str] = ()
+    name: str,
+    *extra: str,
+    mode: str = "stdio",
+    server_args: Sequence[str] = (),
+    required: bool = True,
 ) -> str:
     """A `[mcp_servers.<name>]` table launching the test server over stdio.
 
     `extra` are more lines of the table; `server_args` follow the mode in `args`.
+    `required` (the default) makes the first request wait for the server however long
+    it takes to start on a loaded machine, instead of the ~1 s an optional server gets;
+    tests of slow, failing or late servers pass `required=False`.
     """
     args = json.dumps([str(SERVER), mode, *server_args])
     lines = [f"[mcp_servers.{name}]", f"command = {json.dumps(sys.executable)}", f"args = {args}"]
+    if required:
+        lines.append("required = true")
     return "\n".join([*lines, *extra]) + "\n"
 
 

@@ -217,7 +217,7 @@ def test_mcp_enabled_and_disabled_tool_filters(
     write_config(
         codex_home,
         stdio_entry("a", 'enabled_tools = ["echo", "weather"]', 'disabled_tools = ["weather"]')
-        + stdio_entry("off", "enabled = false"),
+        + stdio_entry("off", "enabled = false", required=False),
     )
     model_server.add(turn(message("done")))
     done, _ = run_exec(codex_bin, model_server, tmp_path)
@@ -249,7 +249,8 @@ def test_mcp_garbage_server_is_a_warning_not_a_stop(
 ) -> None:
     write_config(
         codex_home,
-        stdio_entry("noise", "startup_timeout_sec = 0.5", mode="garbage") + stdio_entry("probe"),
+        stdio_entry("noise", "startup_timeout_sec = 0.5", mode="garbage", required=False)
+        + stdio_entry("probe"),
     )
     model_server.add(turn(message("done")))
     done, lines = run_exec(codex_bin, model_server, tmp_path)
@@ -384,8 +385,8 @@ def test_mcp_slow_server_past_its_startup_timeout_is_a_warning_without_tools(
     slow = 'env = { MCP_TEST_START_DELAY = "3" }'
     write_config(
         codex_home,
-        stdio_entry("slow_ms", slow, "startup_timeout_ms = 400")
-        + stdio_entry("slow_sec", slow, "startup_timeout_sec = 0.6"),
+        stdio_entry("slow_ms", slow, "startup_timeout_ms = 400", required=False)
+        + stdio_entry("slow_sec", slow, "startup_timeout_sec = 0.6", required=False),
     )
     model_server.add(turn(message("done")))
     done, lines = run_exec(codex_bin, model_server, tmp_path)

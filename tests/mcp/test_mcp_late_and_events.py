@@ -31,7 +31,9 @@ def tool_names(body: dict[str, Any]) -> list[str]:
 def test_late_server_joins_the_same_turn(
     codex_bin: Path, model_server: ModelServer, codex_home: Path, tmp_path: Path
 ) -> None:
-    write_config(codex_home, stdio_entry("slow", 'env = { MCP_TEST_START_DELAY = "3" }'))
+    write_config(
+        codex_home, stdio_entry("slow", 'env = { MCP_TEST_START_DELAY = "3" }', required=False)
+    )
     plan = function_call("update_plan", {"plan": [{"step": "wait", "status": "pending"}]}, "p1")
     model_server.add(
         slow(turn(plan), 1.5),  # the first response takes several seconds

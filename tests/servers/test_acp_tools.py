@@ -4,6 +4,7 @@ locations and diffs, plans, and `session/load` replaying patches."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -42,11 +43,6 @@ def _tool_names(body: dict[str, Any]) -> list[str]:
 def test_acp_client_mcp_server_tools_reach_model_and_run(
     model_server: ModelServer, codex_home: Path, workspace: Path
 ) -> None:
-    model_server.add(
-        turn(message("warming up")),
-        namespace_call("mcp__probe", "echo", {"text": "from acp"}, "m1"),
-        turn(message("echoed")),
-    )
     client = RecordingClient()
     server = McpServerStdio(
         name="probe", command=sys.executable, args=[str(SERVER), "stdio"], env=[]
@@ -55,12 +51,23 @@ def test_acp_client_mcp_server_tools_reach_model_and_run(
     async def body(conn: Any) -> Any:
         session = await conn.new_session(cwd=str(workspace), mcp_servers=[server])
         sid = session.session_id
-        await conn.prompt(session_id=sid, prompt=[acp.text_block("hello")])
+        # A client-supplied server is optional: requests go out without its tools until it
+        # is up (~1 s wait on the first one), so warm up until a request offers them.
+        for _ in range(40):
+            model_server.add(turn(message("warming up")))
+            await conn.prompt(session_id=sid, prompt=[acp.text_block("hello")])
+            if "mcp__probe.echo" in _tool_names(model_server.requests[-1].body):
+                break
+            await asyncio.sleep(0.25)
+        model_server.add(
+            namespace_call("mcp__probe", "echo", {"text": "from acp"}, "m1"),
+            turn(message("echoed")),
+        )
         return await conn.prompt(session_id=sid, prompt=[acp.text_block("use echo")])
 
     result = _run(_with_agent(model_server, codex_home, client, body, FULL_ACCESS))
     assert result.stop_reason == "end_turn"
-    assert "mcp__probe.echo" in _tool_names(model_server.requests[1].body)
+    assert "mcp__probe.echo" in _tool_names(model_server.requests[-2].body)
     outputs = [i for i in model_server.requests[-1].body["input"] if i.get("call_id") == "m1"]
     assert "echo: from acp" in json.dumps(outputs[-1]["output"])
     start = next(u for u in _updates(client, "tool_call") if u.tool_call_id == "m1")
