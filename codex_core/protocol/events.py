@@ -273,6 +273,37 @@ class McpListToolsResponseEvent(_Model):
     servers: list[McpServerStatus] = Field(default_factory=list)
 
 
+class BackgroundTerminal(_Model):
+    """One running `exec_command` process, as `/ps` lists it."""
+
+    process_id: str
+    """The id `exec_command` returned and `write_stdin` takes."""
+    command: str
+    """The command as typed (without the `bash -lc` wrapper)."""
+    os_pid: int | None = None
+    elapsed_ms: int
+    """How long it has been running."""
+    last_line: str | None = None
+    """Its last non-blank line of output, if it printed any."""
+
+
+class ListBackgroundTerminalsResponseEvent(_Model):
+    """Answer to `list_background_terminals`: the running processes, oldest first."""
+
+    type: Literal["list_background_terminals_response"] = "list_background_terminals_response"
+    terminals: list[BackgroundTerminal] = Field(default_factory=list)
+
+
+class BackgroundTerminalsStoppedEvent(_Model):
+    """Answer to `terminate_background_terminal` and `clean_background_terminals`."""
+
+    type: Literal["background_terminals_stopped"] = "background_terminals_stopped"
+    stopped: list[BackgroundTerminal] = Field(default_factory=list)
+    """The processes killed (each still reports its end as `exec_command_end`)."""
+    unknown_process_id: str | None = None
+    """Set when the one process asked for was not running."""
+
+
 class TurnAbortedEvent(_Model):
     """The turn ended early."""
 
@@ -326,6 +357,8 @@ EventMsg = Annotated[
     | WebSearchBeginEvent
     | WebSearchEndEvent
     | McpListToolsResponseEvent
+    | ListBackgroundTerminalsResponseEvent
+    | BackgroundTerminalsStoppedEvent
     | TurnAbortedEvent
     | GetHistoryEntryResponseEvent
     | ShutdownCompleteEvent,

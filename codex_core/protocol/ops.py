@@ -106,6 +106,28 @@ class UndoOp(_Model):
     type: Literal["undo"] = "undo"
 
 
+class ListBackgroundTerminalsOp(_Model):
+    """Ask for the session's running `exec_command` processes; answered by
+    `list_background_terminals_response`."""
+
+    type: Literal["list_background_terminals"] = "list_background_terminals"
+
+
+class TerminateBackgroundTerminalOp(_Model):
+    """Kill one background terminal (`process_id` as `exec_command` reported it); answered by
+    `background_terminals_stopped`."""
+
+    type: Literal["terminate_background_terminal"] = "terminate_background_terminal"
+    process_id: str
+
+
+class CleanBackgroundTerminalsOp(_Model):
+    """Kill every background terminal (Codex's `/stop`); answered by
+    `background_terminals_stopped`."""
+
+    type: Literal["clean_background_terminals"] = "clean_background_terminals"
+
+
 class ShutdownOp(_Model):
     """Stop the session; answered by `shutdown_complete`."""
 
@@ -124,6 +146,9 @@ Op = Annotated[
     | CompactOp
     | ListMcpToolsOp
     | UndoOp
+    | ListBackgroundTerminalsOp
+    | TerminateBackgroundTerminalOp
+    | CleanBackgroundTerminalsOp
     | ShutdownOp,
     Field(discriminator="type"),
 ]

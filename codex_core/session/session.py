@@ -17,6 +17,7 @@ from codex_core.execpolicy import RuleSet, append_allow_rule, load_rules
 from codex_core.protocol import (
     AddToHistoryOp,
     BackgroundEvent,
+    CleanBackgroundTerminalsOp,
     CompactOp,
     ErrorEvent,
     Event,
@@ -25,6 +26,7 @@ from codex_core.protocol import (
     GetHistoryEntryRequestOp,
     GetHistoryEntryResponseEvent,
     InterruptOp,
+    ListBackgroundTerminalsOp,
     ListMcpToolsOp,
     McpListToolsResponseEvent,
     McpServerStatus,
@@ -36,6 +38,7 @@ from codex_core.protocol import (
     ShutdownCompleteEvent,
     ShutdownOp,
     Submission,
+    TerminateBackgroundTerminalOp,
     TokenCountEvent,
     TokenUsage,
     TokenUsageInfo,
@@ -45,6 +48,7 @@ from codex_core.protocol import (
     WarningEvent,
 )
 from codex_core.session.approvals import PendingApprovals
+from codex_core.session.background_terminals import handle_background_terminal_op
 from codex_core.session.host import ClientFactory
 from codex_core.session.storage import SessionStorage
 from codex_core.session.turns import TurnRunner
@@ -277,6 +281,12 @@ class Session:
                 self._list_mcp_tools(sub.id)
             case UndoOp():
                 await self._undo(sub.id)
+            case (
+                ListBackgroundTerminalsOp()
+                | TerminateBackgroundTerminalOp()
+                | CleanBackgroundTerminalsOp()
+            ):
+                handle_background_terminal_op(self.unified_exec, op, lambda m: self.emit(sub.id, m))
             case ShutdownOp():
                 await self._shutdown(sub.id)
                 return True

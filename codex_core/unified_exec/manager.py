@@ -12,7 +12,13 @@ from dataclasses import dataclass, field
 
 from codex_core.exec.output import CappedText
 from codex_core.exec.pty_process import LiveProcess
-from codex_core.protocol import EventMsg, ExecCommandEndEvent, ExecCommandOutputDeltaEvent
+from codex_core.frontend.commands import display_command
+from codex_core.protocol import (
+    BackgroundTerminal,
+    EventMsg,
+    ExecCommandEndEvent,
+    ExecCommandOutputDeltaEvent,
+)
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +69,18 @@ class UnifiedExecProcess:
         text = self.pending.text()
         self.pending = CappedText(OUTPUT_BUFFER_CHARS)
         return text
+
+    def describe(self, now: float) -> BackgroundTerminal:
+        """This process as `/ps` lists it (`now` is a monotonic time)."""
+        lines = [line.strip() for line in self.aggregated.text().splitlines()]
+        printed = [line for line in lines if line]
+        return BackgroundTerminal(
+            process_id=str(self.session_id),
+            command=display_command(self.command),
+            os_pid=self.process.pid,
+            elapsed_ms=max(0, int((now - self.started) * 1000)),
+            last_line=printed[-1] if printed else None,
+        )
 
     async def watch(self) -> None:
         """Wait for the exit, then report the command's end (once, whoever is waiting)."""
@@ -146,6 +164,14 @@ class ProcessManager:
         if entry.watcher is not None:
             entry.watcher.cancel()
         return True
+
+    def stop(self, session_id: int) -> UnifiedExecProcess | None:
+        """Kill one process at the user's request; unlike `terminate`, its end is still
+        reported (an `exec_command_end` once it has exited). None if the id is unknown."""
+        entry = self._processes.pop(session_id, None)
+        if entry is not None:
+            entry.process.kill()
+        return entry
 
     async def terminate_all(self) -> None:
         """Kill every process: the session is ending and nothing may outlive it."""

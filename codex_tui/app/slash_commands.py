@@ -31,6 +31,8 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("mention", "insert a file path (same as typing @)", idle_only=False),
     SlashCommand("status", "settings, session and token usage", idle_only=False),
     SlashCommand("mcp", "MCP servers, their state and tools", idle_only=False),
+    SlashCommand("ps", "list the commands running in the background", idle_only=False),
+    SlashCommand("stop", "stop every background command (/stop ID: just one)", idle_only=False),
     SlashCommand("logout", "forget the saved API key and quit"),
     SlashCommand("quit", "leave Codex", idle_only=False),
     SlashCommand("exit", "leave Codex", idle_only=False),

@@ -21,6 +21,7 @@ from codex_core.protocol import (
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
     BackgroundEvent,
+    BackgroundTerminalsStoppedEvent,
     ErrorEvent,
     Event,
     ExecApprovalRequestEvent,
@@ -28,6 +29,7 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
     GetHistoryEntryResponseEvent,
+    ListBackgroundTerminalsResponseEvent,
     McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
@@ -193,6 +195,8 @@ class HumanProcessor:
                 | TurnDiffEvent()
                 | GetHistoryEntryResponseEvent()
                 | McpListToolsResponseEvent()
+                | ListBackgroundTerminalsResponseEvent()
+                | BackgroundTerminalsStoppedEvent()
                 | ShutdownCompleteEvent()
                 | WebSearchBeginEvent()  # the query is known only when the search ends
             ):

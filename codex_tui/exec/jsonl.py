@@ -15,6 +15,7 @@ from codex_core.protocol import (
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
     BackgroundEvent,
+    BackgroundTerminalsStoppedEvent,
     ErrorEvent,
     Event,
     ExecApprovalRequestEvent,
@@ -22,6 +23,7 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
     GetHistoryEntryResponseEvent,
+    ListBackgroundTerminalsResponseEvent,
     McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
@@ -240,6 +242,8 @@ class JsonlProcessor:
                 | TurnDiffEvent()
                 | GetHistoryEntryResponseEvent()
                 | McpListToolsResponseEvent()
+                | ListBackgroundTerminalsResponseEvent()
+                | BackgroundTerminalsStoppedEvent()
                 | ShutdownCompleteEvent()
             ):
                 pass

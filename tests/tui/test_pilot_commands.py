@@ -10,14 +10,22 @@ import pytest
 
 from codex_core.protocol import (
     AgentMessageEvent,
+    BackgroundTerminal,
+    BackgroundTerminalsStoppedEvent,
+    CleanBackgroundTerminalsOp,
     CompactOp,
+    EventMsg,
     InterruptOp,
+    ListBackgroundTerminalsOp,
+    ListBackgroundTerminalsResponseEvent,
     ListMcpToolsOp,
     McpListToolsResponseEvent,
     McpServerStatus,
+    Op,
     OverrideTurnContextOp,
     TaskCompleteEvent,
     TaskStartedEvent,
+    TerminateBackgroundTerminalOp,
     UndoOp,
     UserInputOp,
     UserMessageEvent,
@@ -405,3 +413,83 @@ async def test_mcp_approval_names_server_and_tool_enter_allows_esc_cancels() -> 
             ExecApprovalOp(id="m1", decision="approved"),
             ExecApprovalOp(id="m2", decision="abort"),
         ]
+
+
+def background_core(boot: FakeBoot) -> None:
+    """A core with two background terminals that answers /ps and /stop as the real one."""
+    running = {
+        "1234": BackgroundTerminal(
+            process_id="1234", command="npm run dev", elapsed_ms=65_000, last_line="ready"
+        ),
+        "5678": BackgroundTerminal(process_id="5678", command="sleep 300", elapsed_ms=2_000),
+    }
+
+    def answer(op: Op) -> list[EventMsg]:
+        match op:
+            case ListBackgroundTerminalsOp():
+                return [ListBackgroundTerminalsResponseEvent(terminals=list(running.values()))]
+            case TerminateBackgroundTerminalOp() if op.process_id in running:
+                return [BackgroundTerminalsStoppedEvent(stopped=[running.pop(op.process_id)])]
+            case TerminateBackgroundTerminalOp():
+                return [BackgroundTerminalsStoppedEvent(unknown_process_id=op.process_id)]
+            case CleanBackgroundTerminalsOp():
+                stopped = list(running.values())
+                running.clear()
+                return [BackgroundTerminalsStoppedEvent(stopped=stopped)]
+        return []
+
+    boot.core.on_op = answer
+
+
+async def test_ps_lists_background_terminals_and_stop_id_kills_one_then_stop_kills_all() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        background_core(boot)
+        screen = app.screen
+        assert isinstance(screen, ChatScreen)
+        await screen.submit_text("/ps")
+        await settle(pilot, boot.core)
+        cell = app.screen.query(InfoCell).last()
+        assert cell.title_text == "Background terminals"
+        assert cell.rows == [
+            ("1234", "npm run dev"),
+            ("", "running 1m 05s · ready"),
+            ("5678", "sleep 300"),
+            ("", "running 2s"),
+        ]
+        await screen.submit_text("/stop 1234")
+        await screen.submit_text("/stop 999")
+        await settle(pilot, boot.core)
+        assert boot.core.ops_of(TerminateBackgroundTerminalOp) == [
+            TerminateBackgroundTerminalOp(process_id="1234"),
+            TerminateBackgroundTerminalOp(process_id="999"),
+        ]
+        assert notices(app)[-2:] == [
+            "Stopped background terminal 1234 (npm run dev).",
+            "No background terminal 999 is running; /ps lists the ones that are.",
+        ]
+        await screen.submit_text("/stop")
+        await screen.submit_text("/ps")
+        await settle(pilot, boot.core)
+        assert boot.core.ops_of(CleanBackgroundTerminalsOp) == [CleanBackgroundTerminalsOp()]
+        assert notices(app)[-1] == "Stopped background terminal 5678 (sleep 300)."
+        last = app.screen.query(InfoCell).last()
+        assert last.rows == [] and sent_texts(boot) == []
+
+
+async def test_ps_and_stop_work_while_a_turn_runs() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        boot.core.emit(TaskStartedEvent(), UserMessageEvent(message="work"))
+        await settle(pilot, boot.core)
+        assert isinstance(app.screen, ChatScreen)
+        await app.screen.submit_text("/ps")
+        await app.screen.submit_text("/stop")
+        await settle(pilot, boot.core)
+        assert [type(op) for op in boot.core.ops[-2:]] == [
+            ListBackgroundTerminalsOp,
+            CleanBackgroundTerminalsOp,
+        ]
+        assert not [n for n in notices(app) if "unavailable" in n]

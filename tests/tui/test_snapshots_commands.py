@@ -13,8 +13,11 @@ from textual.pilot import Pilot
 
 from codex_core.protocol import (
     AgentMessageEvent,
+    BackgroundTerminal,
+    BackgroundTerminalsStoppedEvent,
     EventMsg,
     ExecApprovalRequestEvent,
+    ListBackgroundTerminalsResponseEvent,
     McpListToolsResponseEvent,
     McpServerStatus,
     TaskCompleteEvent,
@@ -216,6 +219,41 @@ def test_snapshot_mcp_list(snap_compare: Compare) -> None:
 
     app, boot = app_with()
     assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=mcp))
+
+
+def test_snapshot_ps_list(snap_compare: Compare) -> None:
+    async def ps(pilot: Pilot[Any], boot: FakeBoot) -> None:
+        await submit(pilot, "/ps")
+        boot.core.emit(
+            ListBackgroundTerminalsResponseEvent(
+                terminals=[
+                    BackgroundTerminal(
+                        process_id="41207",
+                        command="npm run dev",
+                        elapsed_ms=125_000,
+                        last_line="Local: http://localhost:5173/",
+                    ),
+                    BackgroundTerminal(process_id="8315", command="sleep 300", elapsed_ms=4_000),
+                ]
+            )
+        )
+        await settle(pilot, boot.core)
+
+    app, boot = app_with()
+    assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=ps))
+
+
+def test_snapshot_ps_empty_after_stop(snap_compare: Compare) -> None:
+    async def stop(pilot: Pilot[Any], boot: FakeBoot) -> None:
+        await submit(pilot, "/stop")
+        stopped = BackgroundTerminal(process_id="8315", command="sleep 300", elapsed_ms=4_000)
+        boot.core.emit(BackgroundTerminalsStoppedEvent(stopped=[stopped]))
+        await submit(pilot, "/ps")
+        boot.core.emit(ListBackgroundTerminalsResponseEvent(terminals=[]))
+        await settle(pilot, boot.core)
+
+    app, boot = app_with()
+    assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=stop))
 
 
 def test_snapshot_mcp_approval(snap_compare: Compare) -> None:

@@ -20,6 +20,7 @@ from codex_core.protocol import (
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
     BackgroundEvent,
+    BackgroundTerminalsStoppedEvent,
     DeleteChange,
     ErrorEvent,
     EventMsg,
@@ -29,6 +30,7 @@ from codex_core.protocol import (
     ExecCommandOutputDeltaEvent,
     FileChange,
     GetHistoryEntryResponseEvent,
+    ListBackgroundTerminalsResponseEvent,
     McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
@@ -196,6 +198,8 @@ class UpdateBuilder:
                 | WebSearchBeginEvent()
                 | WebSearchEndEvent()
                 | McpListToolsResponseEvent()
+                | ListBackgroundTerminalsResponseEvent()
+                | BackgroundTerminalsStoppedEvent()
                 | TurnAbortedEvent()
                 | GetHistoryEntryResponseEvent()
                 | ShutdownCompleteEvent()

@@ -16,6 +16,7 @@ from codex_core.protocol import (
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
     BackgroundEvent,
+    BackgroundTerminalsStoppedEvent,
     ErrorEvent,
     Event,
     ExecApprovalRequestEvent,
@@ -24,6 +25,7 @@ from codex_core.protocol import (
     ExecCommandOutputDeltaEvent,
     FileChange,
     GetHistoryEntryResponseEvent,
+    ListBackgroundTerminalsResponseEvent,
     McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
@@ -327,6 +329,8 @@ class Translator:
                 | WebSearchBeginEvent()
                 | WebSearchEndEvent()
                 | McpListToolsResponseEvent()
+                | ListBackgroundTerminalsResponseEvent()
+                | BackgroundTerminalsStoppedEvent()
                 | GetHistoryEntryResponseEvent()
                 | ShutdownCompleteEvent()
             ):

@@ -11,7 +11,16 @@ from textual.app import App
 from textual.content import Content
 from textual.widget import Widget
 
-from codex_core.protocol import CompactOp, ListMcpToolsOp, Op, OverrideTurnContextOp, UndoOp
+from codex_core.protocol import (
+    CleanBackgroundTerminalsOp,
+    CompactOp,
+    ListBackgroundTerminalsOp,
+    ListMcpToolsOp,
+    Op,
+    OverrideTurnContextOp,
+    TerminateBackgroundTerminalOp,
+    UndoOp,
+)
 from codex_core.protocol.common import (
     AskForApproval,
     DangerFullAccessPolicy,
@@ -205,6 +214,17 @@ class SlashRunner:
     async def cmd_mcp(self, _args: str) -> None:
         """Ask the core for the servers; the answer becomes a cell."""
         await self.screen.submit_op(ListMcpToolsOp())
+
+    async def cmd_ps(self, _args: str) -> None:
+        """Ask the core for the background terminals; the answer becomes a cell."""
+        await self.screen.submit_op(ListBackgroundTerminalsOp())
+
+    async def cmd_stop(self, args: str) -> None:
+        """Kill the background terminal `args` names, or all of them (the core answers)."""
+        if args:
+            await self.screen.submit_op(TerminateBackgroundTerminalOp(process_id=args))
+        else:
+            await self.screen.submit_op(CleanBackgroundTerminalsOp())
 
     async def cmd_init(self, _args: str) -> None:
         """Ask the model to write AGENTS.md (unless one exists)."""

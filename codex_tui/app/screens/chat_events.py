@@ -19,6 +19,7 @@ from codex_core.protocol import (
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
     BackgroundEvent,
+    BackgroundTerminalsStoppedEvent,
     ErrorEvent,
     EventMsg,
     ExecApprovalRequestEvent,
@@ -26,6 +27,7 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
     GetHistoryEntryResponseEvent,
+    ListBackgroundTerminalsResponseEvent,
     McpListToolsResponseEvent,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
@@ -54,6 +56,7 @@ from codex_tui.app.formatting import (
     format_elapsed,
     reasoning_header,
 )
+from codex_tui.app.screens.chat_processes import background_terminals_cell, stopped_cell
 from codex_tui.app.transcript_log import TranscriptLog
 from codex_tui.app.widgets.cells.agent_cell import AgentCell
 from codex_tui.app.widgets.cells.diff_summary_cell import DiffSummaryCell
@@ -253,6 +256,10 @@ class EventApplier:
                     searched.finish(query)
             case McpListToolsResponseEvent():
                 await self._add(mcp_servers_cell(msg))
+            case ListBackgroundTerminalsResponseEvent():
+                await self._add(background_terminals_cell(msg))
+            case BackgroundTerminalsStoppedEvent():
+                await self._add(stopped_cell(msg))
             case ErrorEvent():
                 await self._add(NoticeCell("error", msg.message))
             case WarningEvent():
