@@ -276,7 +276,8 @@ def plan_launch(
             stage2 += ["--fence", path]
         stage2 += ["--direct", "--", *command]
         return LaunchPlan(isolated_argv(python, package_root(), STAGE2_TARGET, stage2), [], False)
-    argv = [bwrap, "--new-session", "--die-with-parent", "--unshare-user", "--disable-userns"]
+    # No --disable-userns: the stage-2 seccomp filter refuses new user namespaces for less.
+    argv = [bwrap, "--new-session", "--die-with-parent", "--unshare-user"]
     argv += ["--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup"]
     if not policy.has_network:
         argv.append("--unshare-net")
