@@ -42,7 +42,13 @@ def add_common_flags(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--oss", action="store_true", help="use a local Ollama-compatible provider")
     parser.add_argument(
-        "-i", "--image", action="append", default=[], metavar="FILE", help="attach an image"
+        "-i",
+        "--image",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="attach images (several values, or comma-separated; repeatable)",
     )
     parser.add_argument(
         "--full-auto",

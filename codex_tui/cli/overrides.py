@@ -28,5 +28,7 @@ def overrides_from_args(ns: argparse.Namespace, *, approval: str | None) -> Conf
 
 
 def split_image_args(values: list[str]) -> list[str]:
-    """`-i a.png -i b.png` and `-i a.png,b.png` alike: every image named, in order."""
+    """`-i a.png b.png`, `-i a.png -i b.png` and `-i a.png,b.png` alike: every image named,
+    in order. Like Codex 0.169's, `-i` takes every value that follows it, so a prompt goes
+    before it or after `--`."""
     return [part for value in values for part in value.split(",") if part]

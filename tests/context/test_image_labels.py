@@ -22,7 +22,9 @@ def labels(server: ModelServer) -> list[str]:
 
 
 def run(codex_bin: Path, server: ModelServer, cwd: Path, *flags: str) -> None:
-    argv = [str(codex_bin), "exec", "--skip-git-repo-check", *server.cli_flags(), *flags, "look"]
+    # `-i` takes every value after it (as in Codex 0.169), so the prompt follows `--`.
+    argv = [str(codex_bin), "exec", "--skip-git-repo-check", *server.cli_flags(), *flags]
+    argv += ["--", "look"]
     env = {**os.environ, "OPENAI_API_KEY": "sk-test"}
     done = subprocess.run(
         argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL
@@ -64,3 +66,21 @@ def test_exec_image_typed_elsewhere_than_cd_is_made_absolute(
     model_server.add(turn(message("seen")))
     run(codex_bin, model_server, tmp_path, "--cd", str(tmp_path / "work"), "-i", "pic.png")
     assert labels(model_server) == [f'<image name=[Image #1] path="{tmp_path / "pic.png"}">']
+
+
+def test_exec_image_flag_takes_several_values(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    # Codex 0.169's `-i <FILE>...`: `-i a.png b.png -- look` attaches both.
+    (tmp_path / "a.png").write_bytes(png())
+    (tmp_path / "b.png").write_bytes(png())
+    model_server.add(turn(message("seen")))
+    run(codex_bin, model_server, tmp_path, "-i", "a.png", "b.png")
+    assert labels(model_server) == [
+        '<image name=[Image #1] path="a.png">',
+        '<image name=[Image #2] path="b.png">',
+    ]
+    assert model_server.bodies[0]["input"][-1]["content"][-1] == {
+        "type": "input_text",
+        "text": "look",
+    }
