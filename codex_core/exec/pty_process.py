@@ -17,7 +17,7 @@ from pathlib import Path
 
 from codex_core.exec.params import ExecParams
 from codex_core.exec.sandbox import SandboxType
-from codex_core.exec.spawn import _Launch, kill_process_group
+from codex_core.exec.spawn import PipeProtocol, _Launch, kill_process_group
 from codex_core.protocol.common import SandboxPolicy
 
 log = logging.getLogger(__name__)
@@ -36,33 +36,13 @@ def _adopt_controlling_tty() -> None:  # pragma: no cover - runs in the child be
     fcntl.ioctl(0, termios.TIOCSCTTY, 0)
 
 
-class _ExitProtocol(asyncio.SubprocessProtocol):
-    """Feeds pipe output to the sink and reports the process exit."""
-
-    def __init__(self, sink: OutputSink, loop: asyncio.AbstractEventLoop) -> None:
-        self.sink = sink
-        self.exited: asyncio.Future[None] = loop.create_future()
-        self.closed: asyncio.Future[None] = loop.create_future()
-
-    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
-        self.sink(data.encode() if isinstance(data, str) else data)
-
-    def process_exited(self) -> None:
-        if not self.exited.done():
-            self.exited.set_result(None)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if not self.closed.done():
-            self.closed.set_result(None)
-
-
 class LiveProcess:
     """A running command whose output is streamed and whose stdin stays open (PTY only)."""
 
     def __init__(
         self,
         transport: asyncio.SubprocessTransport,
-        protocol: _ExitProtocol,
+        protocol: PipeProtocol,
         master_fd: int | None,
         launch: _Launch,
     ) -> None:
@@ -95,7 +75,7 @@ class LiveProcess:
             asyncio.get_running_loop().remove_reader(self._master)
             self._set_eof()
             return
-        self._protocol.sink(data)
+        self._protocol.on_data(self._master, data)
 
     @property
     def exit_code(self) -> int | None:
@@ -185,7 +165,7 @@ async def spawn_live(
         stdin = slave if slave is not None else subprocess.DEVNULL
         output = slave if slave is not None else subprocess.PIPE
         transport, protocol = await loop.subprocess_exec(
-            lambda: _ExitProtocol(on_output, loop),
+            lambda: PipeProtocol(lambda _fd, raw: on_output(raw), loop),
             *launch.argv,
             cwd=params.cwd,
             env=launch.env,

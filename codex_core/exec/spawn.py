@@ -62,15 +62,19 @@ class _Sink:
                 log.exception("exec output callback failed")
 
 
-class _ExecProtocol(asyncio.SubprocessProtocol):
-    def __init__(self, sink: _Sink, loop: asyncio.AbstractEventLoop) -> None:
-        self.sink = sink
+class PipeProtocol(asyncio.SubprocessProtocol):
+    """Hands each pipe chunk (as bytes, with its fd) to `on_data`; `exited` and `closed`
+    resolve when the process exits and when its pipes are closed."""
+
+    def __init__(
+        self, on_data: Callable[[int, bytes], None], loop: asyncio.AbstractEventLoop
+    ) -> None:
+        self.on_data = on_data
         self.exited: asyncio.Future[None] = loop.create_future()
         self.closed: asyncio.Future[None] = loop.create_future()
 
     def pipe_data_received(self, fd: int, data: bytes | str) -> None:
-        raw = data.encode() if isinstance(data, str) else data
-        self.sink.feed("stdout" if fd == 1 else "stderr", raw)
+        self.on_data(fd, data.encode() if isinstance(data, str) else data)
 
     def process_exited(self) -> None:
         if not self.exited.done():
@@ -196,7 +200,9 @@ async def _run(
     sink = _Sink(on_output)
     started = time.monotonic()
     transport, protocol = await loop.subprocess_exec(
-        lambda: _ExecProtocol(sink, loop),
+        lambda: PipeProtocol(
+            lambda fd, raw: sink.feed("stdout" if fd == 1 else "stderr", raw), loop
+        ),
         *launch.argv,
         stdin=subprocess.DEVNULL if params.stdin is None else subprocess.PIPE,
         stdout=subprocess.PIPE,

@@ -1,7 +1,9 @@
 """The Codex protocol: policies, Responses API items, ops and events.
 
 Frontends `submit(Op)` and read `Event{id, msg}`; both unions are discriminated on a
-snake_case `type` whose names follow the Codex CLI protocol.
+snake_case `type` whose names follow the Codex CLI protocol. Frontends import this module as
+a namespace (`from codex_core import protocol as ev`) and pass over the event groups of
+`event_groups` by name, so no frontend repeats the list of event types.
 """
 
 from codex_core.protocol.common import (
@@ -26,6 +28,14 @@ from codex_core.protocol.common import (
     UpdateChange,
     WorkspaceWritePolicy,
     sandbox_policy_from_mode,
+)
+from codex_core.protocol.event_groups import (
+    ApprovalEvent,
+    ApprovalRequestEvent,
+    DeltaEvent,
+    OpReplyEvent,
+    TurnEndEvent,
+    WebSearchEvent,
 )
 from codex_core.protocol.events import (
     ABORTED_BY_USER,
@@ -132,6 +142,8 @@ __all__ = [
     "AgentReasoningSectionBreakEvent",
     "ApplyPatchApprovalRequestEvent",
     "ApprovalDecisionEvent",
+    "ApprovalEvent",
+    "ApprovalRequestEvent",
     "AskForApproval",
     "BackgroundEvent",
     "BackgroundTerminal",
@@ -146,6 +158,7 @@ __all__ = [
     "CustomToolCallOutput",
     "DangerFullAccessPolicy",
     "DeleteChange",
+    "DeltaEvent",
     "EVENT_MSG",
     "ErrorEvent",
     "Event",
@@ -177,6 +190,7 @@ __all__ = [
     "McpToolCallEndEvent",
     "Message",
     "OP",
+    "OpReplyEvent",
     "Op",
     "OutputText",
     "OverrideTurnContextOp",
@@ -211,6 +225,7 @@ __all__ = [
     "TokenUsageInfo",
     "TurnAbortedEvent",
     "TurnDiffEvent",
+    "TurnEndEvent",
     "UpdateChange",
     "UserInputOp",
     "UserMessageEvent",
@@ -219,6 +234,7 @@ __all__ = [
     "WebSearchBeginEvent",
     "WebSearchCall",
     "WebSearchEndEvent",
+    "WebSearchEvent",
     "WorkspaceWritePolicy",
     "assistant_message",
     "parse_event_msg",

@@ -39,9 +39,6 @@ from codex_core.protocol import (
     ShutdownOp,
     Submission,
     TerminateBackgroundTerminalOp,
-    TokenCountEvent,
-    TokenUsage,
-    TokenUsageInfo,
     UndoOp,
     UserInputOp,
     UserTurnOp,
@@ -53,6 +50,7 @@ from codex_core.session.host import ClientFactory
 from codex_core.session.storage import SessionStorage
 from codex_core.session.turns import TurnRunner
 from codex_core.session.undo import UndoStack
+from codex_core.session.usage import TokenAccounting
 from codex_core.tools.context import SessionApprovals, ToolContext
 from codex_core.turn_context import TurnContext
 from codex_core.unified_exec.manager import ProcessManager
@@ -61,8 +59,6 @@ if TYPE_CHECKING:
     from codex_core.mcp.manager import McpConnectionManager
 
 log = logging.getLogger(__name__)
-
-EFFECTIVE_WINDOW_PERCENT = 95
 
 
 def default_client_factory(config: Config, session_id: str, turn: TurnContext) -> ModelClient:
@@ -83,7 +79,7 @@ def default_client_factory(config: Config, session_id: str, turn: TurnContext) -
     )
 
 
-class Session:
+class Session(TokenAccounting):
     """One conversation. Frontends only `submit(Op)` and read `next_event()`."""
 
     def __init__(
@@ -109,8 +105,7 @@ class Session:
         self.session_approvals = SessionApprovals()
         self._queued_turns: list[Submission] = []
         self._active: asyncio.Task[None] | None = None
-        self._total_usage = TokenUsage()
-        self.last_usage: TokenUsage | None = None
+        self._init_usage()
         self.rules: RuleSet = load_rules(config.codex_home)
         self.tool_ctx: ToolContext | None = None
         self.context_turn: TurnContext | None = turn if history else None
@@ -342,47 +337,6 @@ class Session:
     def _turn_finished(self) -> None:
         if self._queued_turns:
             self._start_turn(self._queued_turns.pop(0))
-
-    def context_window(self) -> int | None:
-        """The model's context window, if known."""
-        from codex_core.model_family import context_window_for
-
-        return self.config.model_context_window or context_window_for(self.turn.model)
-
-    def effective_context_window(self) -> int | None:
-        """The part of the window the conversation may fill (95 %, as the Codex CLI reports)."""
-        window = self.context_window()
-        return None if window is None else window * EFFECTIVE_WINDOW_PERCENT // 100
-
-    def on_usage(self, sub_id: str, usage: TokenUsage | None) -> None:
-        """Fold one response's usage into the totals and report it."""
-        if usage is None:
-            return
-        self._total_usage = self._total_usage + usage
-        self.set_last_usage(sub_id, usage)
-
-    def set_last_usage(self, sub_id: str, usage: TokenUsage) -> None:
-        """Set what the context holds now (after a compaction: an estimate) and report it."""
-        self.last_usage = usage
-        info = TokenUsageInfo(
-            total_token_usage=self._total_usage,
-            last_token_usage=usage,
-            model_context_window=self.effective_context_window(),
-        )
-        self.emit(sub_id, TokenCountEvent(info=info))
-
-    def restore_usage(self, past_events: list[dict[str, Any]]) -> None:
-        """Running totals and context usage from the rollout's last `token_count` event."""
-        for event in reversed(past_events):
-            info = event.get("info") if event.get("type") == "token_count" else None
-            if isinstance(info, dict):
-                try:
-                    restored = TokenUsageInfo.model_validate(info)
-                except ValueError:
-                    continue
-                self._total_usage = restored.total_token_usage
-                self.last_usage = restored.last_token_usage
-                return
 
     async def _shutdown(self, sub_id: str) -> None:
         self._queued_turns.clear()

@@ -10,47 +10,9 @@ from pathlib import Path
 from typing import TextIO, assert_never
 
 from codex_core import __version__
+from codex_core import protocol as ev
 from codex_core.config import Config
 from codex_core.frontend.commands import describe_interaction, display_command
-from codex_core.protocol import (
-    AgentMessageDeltaEvent,
-    AgentMessageEvent,
-    AgentReasoningDeltaEvent,
-    AgentReasoningEvent,
-    AgentReasoningSectionBreakEvent,
-    ApplyPatchApprovalRequestEvent,
-    ApprovalDecisionEvent,
-    BackgroundEvent,
-    BackgroundTerminalsStoppedEvent,
-    ErrorEvent,
-    Event,
-    ExecApprovalRequestEvent,
-    ExecCommandBeginEvent,
-    ExecCommandEndEvent,
-    ExecCommandOutputDeltaEvent,
-    GetHistoryEntryResponseEvent,
-    ListBackgroundTerminalsResponseEvent,
-    McpListToolsResponseEvent,
-    McpToolCallBeginEvent,
-    McpToolCallEndEvent,
-    PatchApplyBeginEvent,
-    PatchApplyEndEvent,
-    PlanUpdateEvent,
-    SessionConfiguredEvent,
-    ShutdownCompleteEvent,
-    StreamErrorEvent,
-    TaskCompleteEvent,
-    TaskStartedEvent,
-    TerminalInteractionEvent,
-    TokenCountEvent,
-    TurnAbortedEvent,
-    TurnDiffEvent,
-    UserMessageEvent,
-    WarningEvent,
-    WebSearchBeginEvent,
-    WebSearchEndEvent,
-    web_search_query,
-)
 
 MAX_OUTPUT_LINES = 20
 _STYLES = {
@@ -110,99 +72,89 @@ class HumanProcessor:
         self._print(self._style("user", "cyan", "bold"))
         self._print(self.prompt.rstrip("\n"))
 
-    def handle(self, event: Event) -> None:
+    def handle(self, event: ev.Event) -> None:
         """Print one event."""
         msg = event.msg
         match msg:
-            case AgentReasoningEvent():
+            case ev.AgentReasoningEvent():
                 self._print()
                 self._print(self._style("thinking", "magenta", "bold"))
                 self._print(self._style(msg.text, "dim"))
-            case AgentMessageEvent():
+            case ev.AgentMessageEvent():
                 self.last_message = msg.message
                 self._print()
                 self._print(self._style("codex", "magenta", "bold"))
                 self._print(msg.message)
-            case ExecCommandBeginEvent():
+            case ev.ExecCommandBeginEvent():
                 shown = display_command(msg.command)
                 self._print()
                 self._print(
                     f"{self._style('exec', 'magenta', 'bold')} {self._style(shown, 'bold')} in {msg.cwd}"
                 )
-            case ExecCommandEndEvent():
+            case ev.ExecCommandEndEvent():
                 self._exec_end(msg)
-            case TerminalInteractionEvent():
+            case ev.TerminalInteractionEvent():
                 line = describe_interaction(msg.process_id, msg.stdin)
                 self._print(f"{self._style('stdin', 'magenta', 'bold')} {line}")
-            case PatchApplyBeginEvent():
+            case ev.PatchApplyBeginEvent():
                 self._print()
                 self._print(self._style("apply_patch", "magenta", "bold"))
                 for path, change in msg.changes.items():
                     self._print(f"  {change.type[0].upper()} {self._relative(path)}")
-            case PatchApplyEndEvent():
+            case ev.PatchApplyEndEvent():
                 if msg.success:
                     self._print(self._style("patch applied", "green"))
                 else:
                     self._print(self._style(f"patch failed: {msg.stderr.strip()}", "red"))
-            case PlanUpdateEvent():
+            case ev.PlanUpdateEvent():
                 self._print()
                 self._print(self._style("plan", "magenta", "bold"))
                 marks = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]"}
                 for item in msg.plan:
                     self._print(f"  {marks[item.status]} {item.step}")
-            case TokenCountEvent():
+            case ev.TokenCountEvent():
                 if msg.info is not None:
                     # As 0.169 counts them: cached input is not counted again.
                     usage = msg.info.total_token_usage
                     self._total_tokens = (
                         usage.input_tokens - usage.cached_input_tokens + usage.output_tokens
                     )
-            case StreamErrorEvent() | WarningEvent():
+            case ev.StreamErrorEvent() | ev.WarningEvent():
                 self._print(self._style(msg.message, "yellow"))
-            case ErrorEvent():
+            case ev.ErrorEvent():
                 self.failed = True
                 self._print(self._style(f"ERROR: {msg.message}", "red", "bold"))
-            case TurnAbortedEvent():
+            case ev.TurnAbortedEvent():
                 self.failed = True
                 self._print(self._style("turn interrupted", "red"))
-            case TaskCompleteEvent():
+            case ev.TaskCompleteEvent():
                 self._finish()
-            case SessionConfiguredEvent():
+            case ev.SessionConfiguredEvent():
                 self.header(msg.session_id)
-            case McpToolCallBeginEvent():
+            case ev.McpToolCallBeginEvent():
                 self._print()
                 self._print(f"{self._style('tool', 'magenta', 'bold')} {msg.server}.{msg.tool}")
-            case McpToolCallEndEvent():
+            case ev.McpToolCallEndEvent():
                 if msg.error:
                     self._print(self._style(f"tool failed: {msg.error}", "red"))
-            case WebSearchEndEvent():
-                query = msg.query or web_search_query(msg.action)
+            case ev.WebSearchEndEvent():
+                query = msg.query or ev.web_search_query(msg.action)
                 self._print(f"{self._style('web search:', 'magenta', 'bold')} {query}")
-            case BackgroundEvent():
+            case ev.BackgroundEvent():
                 self._print(self._style(msg.message, "dim"))
             case (
-                # Deliberately not shown: deltas (the whole item follows), approvals (exec
-                # never asks), and bookkeeping a headless run has no use for.
-                AgentMessageDeltaEvent()
-                | AgentReasoningDeltaEvent()
-                | AgentReasoningSectionBreakEvent()
-                | ExecCommandOutputDeltaEvent()
-                | ExecApprovalRequestEvent()
-                | ApplyPatchApprovalRequestEvent()
-                | ApprovalDecisionEvent()
-                | TaskStartedEvent()
-                | UserMessageEvent()
-                | TurnDiffEvent()
-                | GetHistoryEntryResponseEvent()
-                | McpListToolsResponseEvent()
-                | ListBackgroundTerminalsResponseEvent()
-                | BackgroundTerminalsStoppedEvent()
-                | ShutdownCompleteEvent()
-                | WebSearchBeginEvent()  # the query is known only when the search ends
+                ev.TaskStartedEvent()
+                | ev.UserMessageEvent()
+                | ev.TurnDiffEvent()
+                | ev.WebSearchBeginEvent()  # the query is known only when the search ends
             ):
+                pass  # bookkeeping a headless run has no use for
+            case _ if isinstance(msg, ev.DeltaEvent | ev.ApprovalEvent | ev.OpReplyEvent):
+                # Deliberately not shown: deltas (the whole item follows), approvals (exec
+                # never asks), and replies to ops exec never sends.
                 pass
-            case _:
-                assert_never(msg)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def _relative(self, path: str) -> str:
         try:
@@ -210,7 +162,7 @@ class HumanProcessor:
         except ValueError:
             return path
 
-    def _exec_end(self, msg: ExecCommandEndEvent) -> None:
+    def _exec_end(self, msg: ev.ExecCommandEndEvent) -> None:
         seconds = msg.duration_ms / 1000
         took = f"{msg.duration_ms}ms" if msg.duration_ms < 1000 else f"{seconds:.2f}s"
         if msg.exit_code == 0:

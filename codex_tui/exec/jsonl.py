@@ -6,46 +6,7 @@ import json
 import shlex
 from typing import Any, TextIO, assert_never
 
-from codex_core.protocol import (
-    AgentMessageDeltaEvent,
-    AgentMessageEvent,
-    AgentReasoningDeltaEvent,
-    AgentReasoningEvent,
-    AgentReasoningSectionBreakEvent,
-    ApplyPatchApprovalRequestEvent,
-    ApprovalDecisionEvent,
-    BackgroundEvent,
-    BackgroundTerminalsStoppedEvent,
-    ErrorEvent,
-    Event,
-    ExecApprovalRequestEvent,
-    ExecCommandBeginEvent,
-    ExecCommandEndEvent,
-    ExecCommandOutputDeltaEvent,
-    GetHistoryEntryResponseEvent,
-    ListBackgroundTerminalsResponseEvent,
-    McpListToolsResponseEvent,
-    McpToolCallBeginEvent,
-    McpToolCallEndEvent,
-    PatchApplyBeginEvent,
-    PatchApplyEndEvent,
-    PlanUpdateEvent,
-    SessionConfiguredEvent,
-    ShutdownCompleteEvent,
-    StreamErrorEvent,
-    TaskCompleteEvent,
-    TaskStartedEvent,
-    TerminalInteractionEvent,
-    TokenCountEvent,
-    TokenUsage,
-    TurnAbortedEvent,
-    TurnDiffEvent,
-    UserMessageEvent,
-    WarningEvent,
-    WebSearchBeginEvent,
-    WebSearchEndEvent,
-    web_search_query,
-)
+from codex_core import protocol as ev
 
 
 class JsonlProcessor:
@@ -60,7 +21,7 @@ class JsonlProcessor:
         self._patches: dict[str, dict[str, Any]] = {}
         self._todo: dict[str, Any] | None = None
         self._searches: dict[str, int] = {}
-        self._usage = TokenUsage()
+        self._usage = ev.TokenUsage()
         self._error: str | None = None
 
     def _line(self, obj: dict[str, Any]) -> None:
@@ -93,21 +54,21 @@ class JsonlProcessor:
         self.out.flush()
         return number
 
-    def handle(self, event: Event) -> None:
+    def handle(self, event: ev.Event) -> None:
         """Print the lines for one event."""
         msg = event.msg
         match msg:
-            case SessionConfiguredEvent():
+            case ev.SessionConfiguredEvent():
                 self._line({"type": "thread.started", "thread_id": msg.session_id})
-            case TaskStartedEvent():
+            case ev.TaskStartedEvent():
                 self._error = None
                 self._line({"type": "turn.started"})
-            case AgentMessageEvent():
+            case ev.AgentMessageEvent():
                 self.last_message = msg.message
                 self._item("item.completed", "agent_message", text=msg.message)
-            case AgentReasoningEvent():
+            case ev.AgentReasoningEvent():
                 self._item("item.completed", "reasoning", text=msg.text)
-            case ExecCommandBeginEvent():
+            case ev.ExecCommandBeginEvent():
                 self._running[msg.call_id] = self._item(
                     "item.started",
                     "command_execution",
@@ -116,7 +77,7 @@ class JsonlProcessor:
                     exit_code=None,
                     status="in_progress",
                 )
-            case ExecCommandEndEvent():
+            case ev.ExecCommandEndEvent():
                 started = self._running.pop(msg.call_id, None)
                 item = {
                     "id": started["id"] if started else f"item_{self._next_item}",
@@ -129,7 +90,7 @@ class JsonlProcessor:
                 if started is None:
                     self._next_item += 1
                 self._line({"type": "item.completed", "item": item})
-            case PatchApplyBeginEvent():
+            case ev.PatchApplyBeginEvent():
                 # Codex 0.169 announces a file change with `item.started` (in_progress) too.
                 self._patches[msg.call_id] = self._item(
                     "item.started",
@@ -139,21 +100,21 @@ class JsonlProcessor:
                     ],
                     status="in_progress",
                 )
-            case PatchApplyEndEvent():
+            case ev.PatchApplyEndEvent():
                 begun = self._patches.pop(msg.call_id, None)
                 status = "completed" if msg.success else "failed"
                 if begun is None:
                     self._item("item.completed", "file_change", changes=[], status=status)
                 else:
                     self._line({"type": "item.completed", "item": {**begun, "status": status}})
-            case PlanUpdateEvent():
+            case ev.PlanUpdateEvent():
                 items = [{"text": p.step, "completed": p.status == "completed"} for p in msg.plan]
                 if self._todo is None:
                     self._todo = self._item("item.started", "todo_list", items=items)
                 else:
                     self._todo = {**self._todo, "items": items}
                     self._line({"type": "item.updated", "item": self._todo})
-            case McpToolCallBeginEvent():
+            case ev.McpToolCallBeginEvent():
                 self._running[msg.call_id] = self._item(
                     "item.started",
                     "mcp_tool_call",
@@ -164,7 +125,7 @@ class JsonlProcessor:
                     error=None,
                     status="in_progress",
                 )
-            case McpToolCallEndEvent():
+            case ev.McpToolCallEndEvent():
                 started = self._running.pop(msg.call_id, None) or self._item(
                     "item.started", "mcp_tool_call", server=msg.server, tool=msg.tool
                 )
@@ -180,34 +141,34 @@ class JsonlProcessor:
                     "status": "completed" if msg.is_success else "failed",
                 }
                 self._line({"type": "item.completed", "item": done})
-            case WebSearchBeginEvent():
+            case ev.WebSearchBeginEvent():
                 # Codex 0.169 announces the search before it knows the query.
                 self._searches[msg.call_id] = self._web_search(
                     "item.started", None, msg.call_id, "", {"type": "other"}
                 )
-            case WebSearchEndEvent():
+            case ev.WebSearchEndEvent():
                 action = msg.action or {"type": "other"}
-                query = msg.query or web_search_query(msg.action)
+                query = msg.query or ev.web_search_query(msg.action)
                 number = self._searches.pop(msg.call_id, None)
                 if number is None:
                     number = self._web_search("item.started", None, msg.call_id, query, action)
                 self._web_search("item.completed", number, msg.call_id, query, action)
-            case TokenCountEvent():
+            case ev.TokenCountEvent():
                 if msg.info is not None:  # the thread's running total, as Codex reports it
                     self._usage = msg.info.total_token_usage
-            case StreamErrorEvent():
+            case ev.StreamErrorEvent():
                 self._line({"type": "error", "message": msg.message})
-            case WarningEvent():
+            case ev.WarningEvent():
                 self._item("item.completed", "error", message=msg.message)
-            case ErrorEvent():
+            case ev.ErrorEvent():
                 self._error = msg.message
                 self._line({"type": "error", "message": msg.message})
-            case TurnAbortedEvent():
+            case ev.TurnAbortedEvent():
                 self._fail_running()
                 self._finish_todo()
                 self.failed = True
                 self._line({"type": "turn.failed", "error": {"message": "turn interrupted"}})
-            case TaskCompleteEvent():
+            case ev.TaskCompleteEvent():
                 self._finish_todo()
                 if self._error is not None:
                     self.failed = True
@@ -227,28 +188,18 @@ class JsonlProcessor:
                         }
                     )
             case (
-                # Deliberately not printed: the exec schema has whole items only, no
-                # approvals (exec never asks), and no lines for this bookkeeping.
-                AgentMessageDeltaEvent()
-                | AgentReasoningDeltaEvent()
-                | AgentReasoningSectionBreakEvent()
-                | ExecCommandOutputDeltaEvent()
-                | TerminalInteractionEvent()
-                | ExecApprovalRequestEvent()
-                | ApplyPatchApprovalRequestEvent()
-                | ApprovalDecisionEvent()
-                | BackgroundEvent()
-                | UserMessageEvent()
-                | TurnDiffEvent()
-                | GetHistoryEntryResponseEvent()
-                | McpListToolsResponseEvent()
-                | ListBackgroundTerminalsResponseEvent()
-                | BackgroundTerminalsStoppedEvent()
-                | ShutdownCompleteEvent()
+                ev.TerminalInteractionEvent()
+                | ev.BackgroundEvent()
+                | ev.UserMessageEvent()
+                | ev.TurnDiffEvent()
             ):
+                pass  # the exec schema has no lines for this bookkeeping
+            case _ if isinstance(msg, ev.DeltaEvent | ev.ApprovalEvent | ev.OpReplyEvent):
+                # Deliberately not printed: the exec schema has whole items only, no
+                # approvals (exec never asks), and no replies to ops exec never sends.
                 pass
-            case _:
-                assert_never(msg)
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def _fail_running(self) -> None:
         """Close every item still open when the turn ends early: no `item.started` dangles."""

@@ -13,9 +13,8 @@ from codex_core.protocol import (
     LocalImageInput,
     ShutdownCompleteEvent,
     ShutdownOp,
-    TaskCompleteEvent,
     TextInput,
-    TurnAbortedEvent,
+    TurnEndEvent,
     UserTurnOp,
 )
 from codex_core.session import Session
@@ -59,7 +58,7 @@ async def run_exec_session(
         while True:
             event = await session.next_event()
             processor.handle(event)
-            if isinstance(event.msg, TaskCompleteEvent | TurnAbortedEvent):
+            if isinstance(event.msg, TurnEndEvent):
                 break
     finally:
         # Also on SIGINT (this task cancelled): shutting down interrupts the turn, and the

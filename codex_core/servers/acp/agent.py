@@ -26,8 +26,7 @@ from acp.schema import (
 from codex_core import __version__
 from codex_core.config import Config, ConfigOverrides, McpServerConfig
 from codex_core.protocol import (
-    ApplyPatchApprovalRequestEvent,
-    ExecApprovalRequestEvent,
+    ApprovalRequestEvent,
     ImageInput,
     InputItem,
     InterruptOp,
@@ -36,9 +35,9 @@ from codex_core.protocol import (
     SessionConfiguredEvent,
     ShutdownCompleteEvent,
     ShutdownOp,
-    TaskCompleteEvent,
     TextInput,
     TurnAbortedEvent,
+    TurnEndEvent,
     UserTurnOp,
 )
 from codex_core.servers.acp.modes import BY_ID, PRESETS, mode_of
@@ -233,9 +232,9 @@ class CodexAgent:
                 return
             for update in state.builder.updates(msg):
                 await self._conn.session_update(session_id, update)
-            if isinstance(msg, ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent):
+            if isinstance(msg, ApprovalRequestEvent):
                 asyncio.get_running_loop().create_task(self._ask(session_id, state, msg))
-            elif isinstance(msg, TaskCompleteEvent | TurnAbortedEvent):
+            elif isinstance(msg, TurnEndEvent):
                 reason: StopReason = (
                     "cancelled" if isinstance(msg, TurnAbortedEvent) else "end_turn"
                 )
@@ -246,7 +245,7 @@ class CodexAgent:
         self,
         session_id: str,
         state: AcpSession,
-        request: ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent,
+        request: ApprovalRequestEvent,
     ) -> None:
         from codex_core.frontend import approval_op
 

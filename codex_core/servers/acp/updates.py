@@ -9,48 +9,9 @@ from typing import Any, assert_never
 import acp
 from acp.schema import ToolCallLocation, ToolCallStatus
 
+from codex_core import protocol as ev
 from codex_core.frontend.commands import display_command
-from codex_core.protocol import (
-    AddChange,
-    AgentMessageDeltaEvent,
-    AgentMessageEvent,
-    AgentReasoningDeltaEvent,
-    AgentReasoningEvent,
-    AgentReasoningSectionBreakEvent,
-    ApplyPatchApprovalRequestEvent,
-    ApprovalDecisionEvent,
-    BackgroundEvent,
-    BackgroundTerminalsStoppedEvent,
-    DeleteChange,
-    ErrorEvent,
-    EventMsg,
-    ExecApprovalRequestEvent,
-    ExecCommandBeginEvent,
-    ExecCommandEndEvent,
-    ExecCommandOutputDeltaEvent,
-    FileChange,
-    GetHistoryEntryResponseEvent,
-    ListBackgroundTerminalsResponseEvent,
-    McpListToolsResponseEvent,
-    McpToolCallBeginEvent,
-    McpToolCallEndEvent,
-    PatchApplyBeginEvent,
-    PatchApplyEndEvent,
-    PlanUpdateEvent,
-    SessionConfiguredEvent,
-    ShutdownCompleteEvent,
-    StreamErrorEvent,
-    TaskCompleteEvent,
-    TaskStartedEvent,
-    TerminalInteractionEvent,
-    TokenCountEvent,
-    TurnAbortedEvent,
-    TurnDiffEvent,
-    UserMessageEvent,
-    WarningEvent,
-    WebSearchBeginEvent,
-    WebSearchEndEvent,
-)
+from codex_core.protocol import AddChange, DeleteChange, FileChange
 
 Update = Any
 """One of the SDK's session update models (`AgentMessageChunk`, `ToolCallStart`, …)."""
@@ -106,37 +67,37 @@ class UpdateBuilder:
     streamed_thought: bool = False
     started: set[str] = field(default_factory=set)
 
-    def updates(self, msg: EventMsg) -> list[Update]:
+    def updates(self, msg: ev.EventMsg) -> list[Update]:
         """The updates for one event (approval requests are handled by the agent)."""
         match msg:
-            case AgentMessageDeltaEvent():
+            case ev.AgentMessageDeltaEvent():
                 self.streamed_message = True
                 return [acp.update_agent_message_text(msg.delta)]
-            case AgentMessageEvent():
+            case ev.AgentMessageEvent():
                 streamed, self.streamed_message = self.streamed_message, False
                 return [] if streamed else [acp.update_agent_message_text(msg.message)]
-            case AgentReasoningDeltaEvent():
+            case ev.AgentReasoningDeltaEvent():
                 self.streamed_thought = True
                 return [acp.update_agent_thought_text(msg.delta)]
-            case AgentReasoningEvent():
+            case ev.AgentReasoningEvent():
                 streamed, self.streamed_thought = self.streamed_thought, False
                 return [] if streamed else [acp.update_agent_thought_text(msg.text)]
-            case ExecApprovalRequestEvent():
+            case ev.ExecApprovalRequestEvent():
                 self.started.add(msg.call_id)
                 return [command_start(msg.call_id, msg.command, msg.cwd, "pending")]
-            case ApplyPatchApprovalRequestEvent():
+            case ev.ApplyPatchApprovalRequestEvent():
                 self.started.add(msg.call_id)
                 return [patch_start(msg.call_id, msg.changes, "pending")]
-            case ApprovalDecisionEvent():
+            case ev.ApprovalDecisionEvent():
                 if msg.decision in ("denied", "abort"):
                     return [acp.update_tool_call(msg.call_id, status="failed")]
                 return [acp.update_tool_call(msg.call_id, status="in_progress")]
-            case ExecCommandBeginEvent():
+            case ev.ExecCommandBeginEvent():
                 if msg.call_id in self.started:
                     return []
                 self.started.add(msg.call_id)
                 return [command_start(msg.call_id, msg.command, msg.cwd, "in_progress")]
-            case ExecCommandEndEvent():
+            case ev.ExecCommandEndEvent():
                 self.started.discard(msg.call_id)
                 output = msg.aggregated_output or msg.stdout + msg.stderr
                 ended: ToolCallStatus = "completed" if msg.exit_code == 0 else "failed"
@@ -148,16 +109,16 @@ class UpdateBuilder:
                         raw_output={"exit_code": msg.exit_code},
                     )
                 ]
-            case PatchApplyBeginEvent():
+            case ev.PatchApplyBeginEvent():
                 if msg.call_id in self.started:
                     return []
                 self.started.add(msg.call_id)
                 return [patch_start(msg.call_id, msg.changes, "in_progress")]
-            case PatchApplyEndEvent():
+            case ev.PatchApplyEndEvent():
                 self.started.discard(msg.call_id)
                 applied: ToolCallStatus = "completed" if msg.success else "failed"
                 return [acp.update_tool_call(msg.call_id, status=applied)]
-            case McpToolCallBeginEvent():
+            case ev.McpToolCallBeginEvent():
                 title = f"{msg.server}.{msg.tool}"
                 return [
                     acp.start_tool_call(
@@ -168,42 +129,35 @@ class UpdateBuilder:
                         raw_input=msg.arguments,
                     )
                 ]
-            case McpToolCallEndEvent():
+            case ev.McpToolCallEndEvent():
                 called: ToolCallStatus = "completed" if msg.is_success else "failed"
                 raw = msg.tool_result if msg.error is None else {"error": msg.error}
                 return [acp.update_tool_call(msg.call_id, status=called, raw_output=raw)]
-            case PlanUpdateEvent():
+            case ev.PlanUpdateEvent():
                 entries = [
                     acp.plan_entry(step.step, priority="medium", status=step.status)
                     for step in msg.plan
                 ]
                 return [acp.update_plan(entries)]
-            case ErrorEvent():
+            case ev.ErrorEvent():
                 return [acp.update_agent_message_text(f"\n\nError: {msg.message}")]
-            case WarningEvent():
+            case ev.WarningEvent():
                 return [acp.update_agent_thought_text(f"Warning: {msg.message}\n")]
             case (
-                # No session update for these: turn bookkeeping, output deltas, replies to other ops.
-                StreamErrorEvent()
-                | BackgroundEvent()
-                | TaskStartedEvent()
-                | TaskCompleteEvent()
-                | TokenCountEvent()
-                | AgentReasoningSectionBreakEvent()
-                | UserMessageEvent()
-                | SessionConfiguredEvent()
-                | ExecCommandOutputDeltaEvent()
-                | TerminalInteractionEvent()
-                | TurnDiffEvent()
-                | WebSearchBeginEvent()
-                | WebSearchEndEvent()
-                | McpListToolsResponseEvent()
-                | ListBackgroundTerminalsResponseEvent()
-                | BackgroundTerminalsStoppedEvent()
-                | TurnAbortedEvent()
-                | GetHistoryEntryResponseEvent()
-                | ShutdownCompleteEvent()
+                # No session update for these: turn bookkeeping, output deltas.
+                ev.StreamErrorEvent()
+                | ev.BackgroundEvent()
+                | ev.TaskStartedEvent()
+                | ev.TokenCountEvent()
+                | ev.AgentReasoningSectionBreakEvent()
+                | ev.UserMessageEvent()
+                | ev.SessionConfiguredEvent()
+                | ev.ExecCommandOutputDeltaEvent()
+                | ev.TerminalInteractionEvent()
+                | ev.TurnDiffEvent()
             ):
                 return []
+            case _ if isinstance(msg, ev.TurnEndEvent | ev.WebSearchEvent | ev.OpReplyEvent):
+                return []  # the agent ends the prompt; no web search or op-reply updates
             case _ as unreachable:
                 assert_never(unreachable)

@@ -2,50 +2,12 @@
 
 from __future__ import annotations
 
-import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal, assert_never
 
-from codex_core.protocol import (
-    AgentMessageDeltaEvent,
-    AgentMessageEvent,
-    AgentReasoningDeltaEvent,
-    AgentReasoningEvent,
-    AgentReasoningSectionBreakEvent,
-    ApplyPatchApprovalRequestEvent,
-    ApprovalDecisionEvent,
-    BackgroundEvent,
-    BackgroundTerminalsStoppedEvent,
-    ErrorEvent,
-    Event,
-    ExecApprovalRequestEvent,
-    ExecCommandBeginEvent,
-    ExecCommandEndEvent,
-    ExecCommandOutputDeltaEvent,
-    FileChange,
-    GetHistoryEntryResponseEvent,
-    ListBackgroundTerminalsResponseEvent,
-    McpListToolsResponseEvent,
-    McpToolCallBeginEvent,
-    McpToolCallEndEvent,
-    PatchApplyBeginEvent,
-    PatchApplyEndEvent,
-    PlanUpdateEvent,
-    SessionConfiguredEvent,
-    ShutdownCompleteEvent,
-    StreamErrorEvent,
-    TaskCompleteEvent,
-    TaskStartedEvent,
-    TerminalInteractionEvent,
-    TokenCountEvent,
-    TurnAbortedEvent,
-    TurnDiffEvent,
-    UserMessageEvent,
-    WarningEvent,
-    WebSearchBeginEvent,
-    WebSearchEndEvent,
-)
+from codex_core import protocol as ev
+from codex_core.protocol import FileChange
 from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.convert import (
@@ -62,6 +24,7 @@ from codex_core.servers.app_server.model_thread import (
     TurnError,
     TurnStatus,
 )
+from codex_core.servers.app_server.turn_state import TurnState
 from codex_core.servers.app_server.wire import now_ms
 
 
@@ -75,39 +38,6 @@ class ApprovalAsk:
 
 
 Out = n.ServerMessage | ApprovalAsk
-
-
-@dataclass
-class TurnState:
-    """What the translator knows about one running turn."""
-
-    id: str
-    input: list[items.UserInput]
-    compact: bool = False
-    started: bool = False
-    started_ms: int = field(default_factory=now_ms)
-    error: TurnError | None = None
-    message: items.AgentMessageItem | None = None
-    reasoning: items.ReasoningItem | None = None
-    last_message: items.AgentMessageItem | None = None
-    commands: dict[str, items.CommandExecutionItem] = field(default_factory=dict)
-    patches: dict[str, items.FileChangeItem] = field(default_factory=dict)
-    mcp: dict[str, items.McpToolCallItem] = field(default_factory=dict)
-
-    def wire(self, status: TurnStatus) -> Turn:
-        """The turn in wire form."""
-        done = status != "inProgress"
-        return Turn(
-            id=self.id,
-            rootTurnId=self.id,
-            status=status,
-            error=self.error,
-            startedAt=self.started_ms // 1000,
-            completedAt=int(time.time()) if done else None,
-            durationMs=now_ms() - self.started_ms if done else None,
-            items=[self.last_message] if done and self.last_message else [],
-            itemsView="summary" if done and status != "interrupted" else "notLoaded",
-        )
 
 
 class Translator:
@@ -133,18 +63,18 @@ class Translator:
         """The submission id of a running turn."""
         return next((sub for sub, t in self.turns.items() if t.id == turn_id), None)
 
-    def translate(self, event: Event) -> list[Out]:
+    def translate(self, event: ev.Event) -> list[Out]:
         """The wire messages for one session event."""
         turn = self.turns.get(event.id)
         msg = event.msg
-        if isinstance(msg, WarningEvent):
+        if isinstance(msg, ev.WarningEvent):
             return [n.WarningNotification(threadId=self.thread_id, message=msg.message)]
         if turn is None:
             return []
         tid, turn_id = self.thread_id, turn.id
         ids = {"threadId": tid, "turnId": turn_id}
         match msg:
-            case TaskStartedEvent():
+            case ev.TaskStartedEvent():
                 turn.started_ms = now_ms()
                 turn.started = True
                 out: list[Out] = [
@@ -155,61 +85,51 @@ class Translator:
                     item = items.ContextCompactionItem(id=f"compact_{turn_id}")
                     out.append(self._started(turn, item))
                 return out
-            case UserMessageEvent():
+            case ev.UserMessageEvent():
                 content: list[items.UserInput] = turn.input or [
                     items.TextUserInput(text=msg.message)
                 ]
                 user = items.UserMessageItem(id=str(uuid.uuid4()), content=content)
                 return [self._started(turn, user), self._completed(turn, user)]
-            case AgentMessageDeltaEvent():
+            case ev.AgentMessageDeltaEvent():
                 out = []
-                if turn.message is None:
-                    turn.message = items.AgentMessageItem(id=f"msg_{uuid.uuid4().hex[:12]}")
-                    out.append(self._started(turn, turn.message))
-                turn.message.text += msg.delta
+                message = self._open_message(turn, out)
+                message.text += msg.delta
                 out.append(
-                    n.AgentMessageDeltaNotification(**ids, itemId=turn.message.id, delta=msg.delta)
+                    n.AgentMessageDeltaNotification(**ids, itemId=message.id, delta=msg.delta)
                 )
                 return out
-            case AgentMessageEvent():
+            case ev.AgentMessageEvent():
                 out = []
-                if turn.message is None:
-                    turn.message = items.AgentMessageItem(id=f"msg_{uuid.uuid4().hex[:12]}")
-                    out.append(self._started(turn, turn.message))
-                done, turn.message = turn.message, None
+                done, turn.message = self._open_message(turn, out), None
                 done.text = msg.message
                 turn.last_message = done
                 return [*out, self._completed(turn, done)]
-            case AgentReasoningDeltaEvent():
+            case ev.AgentReasoningDeltaEvent():
                 out = []
-                if turn.reasoning is None:
-                    turn.reasoning = items.ReasoningItem(id=f"rs_{uuid.uuid4().hex[:12]}")
-                    out.append(self._started(turn, turn.reasoning))
-                if not turn.reasoning.summary:
-                    turn.reasoning.summary.append("")
-                    out.append(self._part_added(turn, turn.reasoning))
-                index = len(turn.reasoning.summary) - 1
-                turn.reasoning.summary[index] += msg.delta
+                reasoning = self._open_reasoning(turn, out)
+                if not reasoning.summary:
+                    reasoning.summary.append("")
+                    out.append(self._part_added(turn, reasoning))
+                index = len(reasoning.summary) - 1
+                reasoning.summary[index] += msg.delta
                 out.append(
                     n.ReasoningSummaryTextDeltaNotification(
-                        **ids, itemId=turn.reasoning.id, delta=msg.delta, summaryIndex=index
+                        **ids, itemId=reasoning.id, delta=msg.delta, summaryIndex=index
                     )
                 )
                 return out
-            case AgentReasoningSectionBreakEvent():
+            case ev.AgentReasoningSectionBreakEvent():
                 if turn.reasoning is None or not turn.reasoning.summary:
                     return []
                 turn.reasoning.summary.append("")
                 return [self._part_added(turn, turn.reasoning)]
-            case AgentReasoningEvent():
+            case ev.AgentReasoningEvent():
                 out = []
-                if turn.reasoning is None:
-                    turn.reasoning = items.ReasoningItem(id=f"rs_{uuid.uuid4().hex[:12]}")
-                    out.append(self._started(turn, turn.reasoning))
-                finished, turn.reasoning = turn.reasoning, None
+                finished, turn.reasoning = self._open_reasoning(turn, out), None
                 finished.summary = [part for part in finished.summary if part] or [msg.text]
                 return [*out, self._completed(turn, finished)]
-            case ExecApprovalRequestEvent():
+            case ev.ExecApprovalRequestEvent():
                 out = self._command_started(turn, msg.call_id, msg.command, msg.cwd)
                 ask = n.CommandExecutionRequestApprovalParams(
                     threadId=tid,
@@ -225,7 +145,7 @@ class Translator:
                 waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
                 out.insert(0, n.ThreadStatusChangedNotification(threadId=tid, status=waiting))
                 return [*out, ApprovalAsk(ask, msg.call_id, "exec")]
-            case ApplyPatchApprovalRequestEvent():
+            case ev.ApplyPatchApprovalRequestEvent():
                 out = self._patch_started(turn, msg.call_id, msg.changes)
                 patch_ask = n.FileChangeRequestApprovalParams(
                     threadId=tid,
@@ -239,17 +159,17 @@ class Translator:
                 waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
                 out.append(n.ThreadStatusChangedNotification(threadId=tid, status=waiting))
                 return [*out, ApprovalAsk(patch_ask, msg.call_id, "patch")]
-            case ApprovalDecisionEvent():
+            case ev.ApprovalDecisionEvent():
                 return self._declined(turn, msg)
-            case ExecCommandBeginEvent():
+            case ev.ExecCommandBeginEvent():
                 return self._command_started(turn, msg.call_id, msg.command, msg.cwd)
-            case ExecCommandOutputDeltaEvent():
+            case ev.ExecCommandOutputDeltaEvent():
                 return [
                     n.CommandExecutionOutputDeltaNotification(
                         **ids, itemId=msg.call_id, delta=msg.chunk
                     )
                 ]
-            case ExecCommandEndEvent():
+            case ev.ExecCommandEndEvent():
                 out = []
                 if msg.call_id not in turn.commands:
                     out = self._command_started(turn, msg.call_id, msg.command or [], "")
@@ -259,21 +179,21 @@ class Translator:
                 command.aggregatedOutput = msg.aggregated_output or msg.stdout + msg.stderr
                 command.durationMs = msg.duration_ms
                 return [*out, self._completed(turn, command)]
-            case PatchApplyBeginEvent():
+            case ev.PatchApplyBeginEvent():
                 return self._patch_started(turn, msg.call_id, msg.changes)
-            case PatchApplyEndEvent():
+            case ev.PatchApplyEndEvent():
                 patch = turn.patches.pop(msg.call_id, None)
                 if patch is None:
                     return []
                 patch.status = "completed" if msg.success else "failed"
                 return [self._completed(turn, patch)]
-            case McpToolCallBeginEvent():
+            case ev.McpToolCallBeginEvent():
                 mcp = items.McpToolCallItem(
                     id=msg.call_id, server=msg.server, tool=msg.tool, arguments=msg.arguments
                 )
                 turn.mcp[msg.call_id] = mcp
                 return [self._started(turn, mcp)]
-            case McpToolCallEndEvent():
+            case ev.McpToolCallEndEvent():
                 known = turn.mcp.pop(msg.call_id, None)
                 mcp = known or items.McpToolCallItem(
                     id=msg.call_id, server=msg.server, tool=msg.tool
@@ -291,14 +211,14 @@ class Translator:
                 )
                 mcp.durationMs = msg.duration.millis
                 return [self._completed(turn, mcp)]
-            case TurnDiffEvent():
+            case ev.TurnDiffEvent():
                 return [n.TurnDiffUpdatedNotification(**ids, diff=msg.unified_diff)]
-            case PlanUpdateEvent():
+            case ev.PlanUpdateEvent():
                 steps = plan_steps(msg)
                 return [
                     n.TurnPlanUpdatedNotification(**ids, explanation=msg.explanation, plan=steps)
                 ]
-            case TokenCountEvent():
+            case ev.TokenCountEvent():
                 if msg.info is None:
                     return []
                 usage = n.ThreadTokenUsage(
@@ -307,34 +227,24 @@ class Translator:
                     modelContextWindow=msg.info.model_context_window,
                 )
                 return [n.ThreadTokenUsageUpdatedNotification(**ids, tokenUsage=usage)]
-            case StreamErrorEvent():
+            case ev.StreamErrorEvent():
                 return [
                     n.ErrorNotification(**ids, error=TurnError(message=msg.message), willRetry=True)
                 ]
-            case ErrorEvent():
+            case ev.ErrorEvent():
                 turn.error = TurnError(message=msg.message)
                 error = n.ErrorNotification(**ids, error=turn.error, willRetry=False)
                 if not turn.started:  # refused before it began (an unreadable image): ends here
                     return [error, *self._finish(event.id, turn, "failed")]
                 return [error]
-            case TaskCompleteEvent():
+            case ev.TaskCompleteEvent():
                 return self._finish(event.id, turn, "failed" if turn.error else "completed")
-            case TurnAbortedEvent():
+            case ev.TurnAbortedEvent():
                 return self._finish(event.id, turn, "interrupted")
-            case (
-                # No notification for these yet (web searches included), nor for replies to other ops.
-                BackgroundEvent()
-                | SessionConfiguredEvent()
-                | TerminalInteractionEvent()
-                | WebSearchBeginEvent()
-                | WebSearchEndEvent()
-                | McpListToolsResponseEvent()
-                | ListBackgroundTerminalsResponseEvent()
-                | BackgroundTerminalsStoppedEvent()
-                | GetHistoryEntryResponseEvent()
-                | ShutdownCompleteEvent()
-            ):
-                return []
+            case ev.BackgroundEvent() | ev.SessionConfiguredEvent() | ev.TerminalInteractionEvent():
+                return []  # no notification for these
+            case _ if isinstance(msg, ev.WebSearchEvent | ev.OpReplyEvent):
+                return []  # none yet for web searches, and none for replies to other ops
             case _ as unreachable:
                 assert_never(unreachable)
 
@@ -354,6 +264,20 @@ class Translator:
             item=item.model_copy(), threadId=self.thread_id, turnId=turn.id, completedAtMs=at
         )
 
+    def _open_message(self, turn: TurnState, out: list[Out]) -> items.AgentMessageItem:
+        """The turn's message being written; a new one is announced in `out`."""
+        if turn.message is None:
+            turn.message = items.AgentMessageItem(id=f"msg_{uuid.uuid4().hex[:12]}")
+            out.append(self._started(turn, turn.message))
+        return turn.message
+
+    def _open_reasoning(self, turn: TurnState, out: list[Out]) -> items.ReasoningItem:
+        """The turn's reasoning being written; a new one is announced in `out`."""
+        if turn.reasoning is None:
+            turn.reasoning = items.ReasoningItem(id=f"rs_{uuid.uuid4().hex[:12]}")
+            out.append(self._started(turn, turn.reasoning))
+        return turn.reasoning
+
     def _part_added(
         self, turn: TurnState, item: items.ReasoningItem
     ) -> n.ReasoningSummaryPartAddedNotification:
@@ -364,7 +288,7 @@ class Translator:
             summaryIndex=len(item.summary) - 1,
         )
 
-    def _declined(self, turn: TurnState, msg: ApprovalDecisionEvent) -> list[Out]:
+    def _declined(self, turn: TurnState, msg: ev.ApprovalDecisionEvent) -> list[Out]:
         """A refused command or patch completes `declined`, as in Codex 0.169, except a
         cancelled patch (never completed; its turn ends interrupted)."""
         if msg.decision not in ("denied", "abort"):

@@ -7,48 +7,9 @@ from typing import Literal, Protocol, assert_never
 
 from textual.widget import Widget
 
+from codex_core import protocol as ev
 from codex_core.frontend.commands import describe_interaction, display_command
-from codex_core.protocol import (
-    ABORTED_BY_USER,
-    INTERRUPTED_EXIT_CODE,
-    AgentMessageDeltaEvent,
-    AgentMessageEvent,
-    AgentReasoningDeltaEvent,
-    AgentReasoningEvent,
-    AgentReasoningSectionBreakEvent,
-    ApplyPatchApprovalRequestEvent,
-    ApprovalDecisionEvent,
-    BackgroundEvent,
-    BackgroundTerminalsStoppedEvent,
-    ErrorEvent,
-    EventMsg,
-    ExecApprovalRequestEvent,
-    ExecCommandBeginEvent,
-    ExecCommandEndEvent,
-    ExecCommandOutputDeltaEvent,
-    GetHistoryEntryResponseEvent,
-    ListBackgroundTerminalsResponseEvent,
-    McpListToolsResponseEvent,
-    McpToolCallBeginEvent,
-    McpToolCallEndEvent,
-    PatchApplyBeginEvent,
-    PatchApplyEndEvent,
-    PlanUpdateEvent,
-    SessionConfiguredEvent,
-    ShutdownCompleteEvent,
-    StreamErrorEvent,
-    TaskCompleteEvent,
-    TaskStartedEvent,
-    TerminalInteractionEvent,
-    TokenCountEvent,
-    TurnAbortedEvent,
-    TurnDiffEvent,
-    UserMessageEvent,
-    WarningEvent,
-    WebSearchBeginEvent,
-    WebSearchEndEvent,
-    web_search_query,
-)
+from codex_core.protocol import ABORTED_BY_USER, INTERRUPTED_EXIT_CODE, web_search_query
 from codex_core.protocol.common import ReviewDecision, TokenUsage
 from codex_tui.app.diffs import diff_stats
 from codex_tui.app.formatting import (
@@ -71,8 +32,6 @@ from codex_tui.app.widgets.cells.separator_cell import SeparatorCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
 from codex_tui.app.widgets.cells.web_search_cell import WebSearchCell
 
-ApprovalRequest = ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
-
 
 class ChatHooks(Protocol):
     """What the applier asks of the screen beyond adding cells."""
@@ -81,7 +40,7 @@ class ChatHooks(Protocol):
         """Append a cell to the transcript."""
         ...
 
-    async def on_session_configured(self, event: SessionConfiguredEvent) -> None:
+    async def on_session_configured(self, event: ev.SessionConfiguredEvent) -> None:
         """Show the header and replay a resumed session's past events."""
         ...
 
@@ -101,11 +60,11 @@ class ChatHooks(Protocol):
         """Show how much context is left."""
         ...
 
-    def on_approval_request(self, request: ApprovalRequest) -> None:
+    def on_approval_request(self, request: ev.ApprovalRequestEvent) -> None:
         """Ask the user (modal)."""
         ...
 
-    def on_history_entry(self, event: GetHistoryEntryResponseEvent) -> None:
+    def on_history_entry(self, event: ev.GetHistoryEntryResponseEvent) -> None:
         """Hand a history entry to the composer."""
         ...
 
@@ -148,62 +107,62 @@ class EventApplier:
     decided: set[str] = field(default_factory=set)
     log: TranscriptLog = field(default_factory=TranscriptLog)
 
-    async def apply(self, msg: EventMsg, *, replay: bool = False) -> None:
+    async def apply(self, msg: ev.EventMsg, *, replay: bool = False) -> None:
         """Apply one event; `replay` is set for a resumed session's past events."""
         hooks = self.hooks
         self.log.record(msg)
         match msg:
-            case SessionConfiguredEvent():
+            case ev.SessionConfiguredEvent():
                 self.session_id = msg.session_id
                 self.rollout_path = msg.rollout_path
                 self.cwd = msg.cwd
                 await hooks.on_session_configured(msg)
-            case TaskStartedEvent():
+            case ev.TaskStartedEvent():
                 self.turn = TurnState()
                 self.context_window = msg.model_context_window or self.context_window
                 if not replay:
                     hooks.on_turn_started()
-            case TaskCompleteEvent():
+            case ev.TaskCompleteEvent():
                 await self._end_turn(aborted=False, replay=replay)
-            case TurnAbortedEvent():
+            case ev.TurnAbortedEvent():
                 await self._end_turn(aborted=True, replay=replay)
-            case TokenCountEvent():
+            case ev.TokenCountEvent():
                 if msg.info is not None:
                     self.total_usage = msg.info.total_token_usage
                     percent = context_left_percent(msg.info, self.context_window)
                     if percent is not None:
                         hooks.on_context_left(percent)
-            case AgentMessageDeltaEvent():
+            case ev.AgentMessageDeltaEvent():
                 await self._agent_delta(msg.delta)
-            case AgentMessageEvent():
+            case ev.AgentMessageEvent():
                 if self.turn.agent is not None:
                     await self.turn.agent.finish(msg.message)
                 else:
                     await self._add(AgentCell(msg.message))
                 self.turn.agent = None
-            case AgentReasoningDeltaEvent():
+            case ev.AgentReasoningDeltaEvent():
                 await self._reasoning(msg.delta, complete=False)
-            case AgentReasoningEvent():
+            case ev.AgentReasoningEvent():
                 await self._reasoning(msg.text, complete=True)
-            case AgentReasoningSectionBreakEvent():
+            case ev.AgentReasoningSectionBreakEvent():
                 self.turn.reasoning = None
                 self.turn.reasoning_text = ""
-            case UserMessageEvent():
+            case ev.UserMessageEvent():
                 user = UserCell(msg.message, images=len(msg.images or []))
                 await self._add(user)
                 hooks.on_user_message(msg.message, user)
-            case ExecCommandBeginEvent():
+            case ev.ExecCommandBeginEvent():
                 self.turn.did_work = True
                 cell = ExecCell(msg.call_id, msg.command)
                 self.execs[msg.call_id] = cell
                 await self._add(cell)
-            case TerminalInteractionEvent():
+            case ev.TerminalInteractionEvent():
                 await self._add(NoticeCell("info", describe_interaction(msg.process_id, msg.stdin)))
-            case ExecCommandOutputDeltaEvent():
+            case ev.ExecCommandOutputDeltaEvent():
                 running = self.execs.get(msg.call_id)
                 if running is not None:
                     running.append_output(msg.chunk)
-            case ExecCommandEndEvent():
+            case ev.ExecCommandEndEvent():
                 exec_cell = self.execs.pop(msg.call_id, None)
                 if exec_cell is None and replay and msg.command:
                     exec_cell = ExecCell(msg.call_id, msg.command)
@@ -213,64 +172,64 @@ class EventApplier:
                     exec_cell.finish(
                         msg.exit_code, output, msg.duration_ms, msg.timed_out, msg.interrupted
                     )
-            case ExecApprovalRequestEvent() | ApplyPatchApprovalRequestEvent():
+            case ev.ExecApprovalRequestEvent() | ev.ApplyPatchApprovalRequestEvent():
                 if not replay:
                     hooks.on_approval_request(msg)
-            case ApprovalDecisionEvent():
+            case ev.ApprovalDecisionEvent():
                 if msg.call_id not in self.decided:
                     await self.add_decision(msg.call_id, msg.kind, msg.decision, msg.command)
-            case PatchApplyBeginEvent():
+            case ev.PatchApplyBeginEvent():
                 self.turn.did_work = True
                 patch = PatchCell(msg.call_id, msg.changes, self.cwd)
                 self.patches[msg.call_id] = patch
                 await self._add(patch)
-            case PatchApplyEndEvent():
+            case ev.PatchApplyEndEvent():
                 patch_cell = self.patches.pop(msg.call_id, None)
                 if patch_cell is not None:
                     patch_cell.finish(msg.success, msg.stderr)
-            case TurnDiffEvent():
+            case ev.TurnDiffEvent():
                 self.turn.turn_diff = msg.unified_diff
-            case PlanUpdateEvent():
+            case ev.PlanUpdateEvent():
                 await self._add(PlanCell(msg.explanation, msg.plan))
-            case McpToolCallBeginEvent():
+            case ev.McpToolCallBeginEvent():
                 self.turn.did_work = True
                 mcp = McpCell(msg.call_id, msg.server, msg.tool, msg.arguments)
                 self.mcps[msg.call_id] = mcp
                 await self._add(mcp)
-            case McpToolCallEndEvent():
+            case ev.McpToolCallEndEvent():
                 mcp_cell = self.mcps.pop(msg.call_id, None)
                 if mcp_cell is None:
                     mcp_cell = McpCell(msg.call_id, msg.server, msg.tool, None)
                     await self._add(mcp_cell)
                 mcp_cell.finish(msg.tool_result, msg.error, msg.duration.millis)
-            case WebSearchBeginEvent():
+            case ev.WebSearchBeginEvent():
                 search = WebSearchCell(msg.call_id)
                 self.searches[msg.call_id] = search
                 await self._add(search)
-            case WebSearchEndEvent():
+            case ev.WebSearchEndEvent():
                 query = msg.query or web_search_query(msg.action)
                 searched = self.searches.pop(msg.call_id, None)
                 if searched is None:
                     await self._add(WebSearchCell(msg.call_id, query))
                 else:
                     searched.finish(query)
-            case McpListToolsResponseEvent():
+            case ev.McpListToolsResponseEvent():
                 await self._add(mcp_servers_cell(msg))
-            case ListBackgroundTerminalsResponseEvent():
+            case ev.ListBackgroundTerminalsResponseEvent():
                 await self._add(background_terminals_cell(msg))
-            case BackgroundTerminalsStoppedEvent():
+            case ev.BackgroundTerminalsStoppedEvent():
                 await self._add(stopped_cell(msg))
-            case ErrorEvent():
+            case ev.ErrorEvent():
                 await self._add(NoticeCell("error", msg.message))
-            case WarningEvent():
+            case ev.WarningEvent():
                 await self._add(NoticeCell("warning", msg.message))
-            case StreamErrorEvent():
+            case ev.StreamErrorEvent():
                 await self._add(NoticeCell("warning", msg.message))
-            case BackgroundEvent():
+            case ev.BackgroundEvent():
                 await self._add(NoticeCell("info", msg.message))
-            case GetHistoryEntryResponseEvent():
+            case ev.GetHistoryEntryResponseEvent():
                 hooks.on_history_entry(msg)
-            case ShutdownCompleteEvent():
+            case ev.ShutdownCompleteEvent():
                 hooks.on_shutdown_complete()
             case _:
                 assert_never(msg)
@@ -359,7 +318,7 @@ class EventApplier:
             await self._add(SeparatorCell(f"Worked for {shown}"))
 
 
-def mcp_servers_cell(msg: McpListToolsResponseEvent) -> InfoCell:
+def mcp_servers_cell(msg: ev.McpListToolsResponseEvent) -> InfoCell:
     """`/mcp`: each server's state and tools."""
     rows: list[tuple[str, str]] = []
     for server in msg.servers:

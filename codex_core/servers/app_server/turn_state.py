@@ -1,0 +1,43 @@
+"""What the app-server translator tracks about one running turn, and that turn's wire form."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from codex_core.servers.app_server import model_items as items
+from codex_core.servers.app_server.model_thread import Turn, TurnError, TurnStatus
+from codex_core.servers.app_server.wire import now_ms
+
+
+@dataclass
+class TurnState:
+    """What the translator knows about one running turn."""
+
+    id: str
+    input: list[items.UserInput]
+    compact: bool = False
+    started: bool = False
+    started_ms: int = field(default_factory=now_ms)
+    error: TurnError | None = None
+    message: items.AgentMessageItem | None = None
+    reasoning: items.ReasoningItem | None = None
+    last_message: items.AgentMessageItem | None = None
+    commands: dict[str, items.CommandExecutionItem] = field(default_factory=dict)
+    patches: dict[str, items.FileChangeItem] = field(default_factory=dict)
+    mcp: dict[str, items.McpToolCallItem] = field(default_factory=dict)
+
+    def wire(self, status: TurnStatus) -> Turn:
+        """The turn in wire form."""
+        done = status != "inProgress"
+        return Turn(
+            id=self.id,
+            rootTurnId=self.id,
+            status=status,
+            error=self.error,
+            startedAt=self.started_ms // 1000,
+            completedAt=int(time.time()) if done else None,
+            durationMs=now_ms() - self.started_ms if done else None,
+            items=[self.last_message] if done and self.last_message else [],
+            itemsView="summary" if done and status != "interrupted" else "notLoaded",
+        )
