@@ -15,15 +15,21 @@ Landlock is the only file-system layer and is required; fenced paths (`.git`, `.
 what the core executes) are carved out of the writable roots by granting writes on
 every sibling instead of the root, and seccomp also denies System V IPC. Anything that
 cannot be enforced makes the helper refuse rather than run the command.
+
+Start-up time counts here (this runs before every sandboxed command), so the helper
+imports neither `os` nor `ctypes`: `posix` is already loaded by the interpreter, and
+`sandbox_helper._libc` reaches `syscall`/`prctl`/`ioctl` through `_ctypes`.
 """
 
-from __future__ import annotations
-
-import ctypes
-import os
+import posix
 import sys
 
 from sandbox_helper import landlock, seccomp
+from sandbox_helper._libc import Libc, get_errno
+
+TYPE_CHECKING = False  # `typing` is not imported at run time (start-up cost)
+if TYPE_CHECKING:
+    from typing import NoReturn
 
 PROG = "codex-linux-sandbox"
 USAGE = (
@@ -34,6 +40,11 @@ HOW_TO_PROCEED = (
     "run with `--sandbox danger-full-access` (no sandbox), or use a Linux kernel with user "
     "namespaces or Landlock enabled"
 )
+TIOCSCTTY = 0x540E  # asm-generic: x86_64 and aarch64, the machines seccomp.ARCHES covers
+DEFAULT_PATH = b"/bin:/usr/bin"  # os.defpath, for a command environment without PATH
+S_IFMT = 0o170000
+S_IFDIR = 0o040000
+S_IFLNK = 0o120000
 
 
 class UsageError(ValueError):
@@ -96,10 +107,10 @@ def read_env(fd: int) -> dict[bytes, bytes]:
     """Read NUL-terminated KEY=VALUE records from `fd`, then close it."""
     chunks = []
     try:
-        while chunk := os.read(fd, 65536):
+        while chunk := posix.read(fd, 65536):
             chunks.append(chunk)
     finally:
-        os.close(fd)
+        posix.close(fd)
     env: dict[bytes, bytes] = {}
     for record in b"".join(chunks).split(b"\0"):
         key, eq, value = record.partition(b"=")
@@ -110,6 +121,19 @@ def read_env(fd: int) -> dict[bytes, bytes]:
 
 def _under(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
+
+
+def _join(root: str, name: str) -> str:
+    """`os.path.join` for a directory entry's name."""
+    return root + name if root.endswith("/") else root + "/" + name
+
+
+def _file_type(path: str, *, follow_symlinks: bool) -> int:
+    """The S_IFMT bits of `path`'s mode, 0 when it cannot be examined."""
+    try:
+        return posix.stat(path, follow_symlinks=follow_symlinks).st_mode & S_IFMT
+    except (OSError, ValueError):
+        return 0
 
 
 def _grant_except(ruleset: landlock.Ruleset, root: str, fences: list[str]) -> None:
@@ -124,20 +148,21 @@ def _grant_except(ruleset: landlock.Ruleset, root: str, fences: list[str]) -> No
         ruleset.allow(root, ruleset.handled)
         return
     try:
-        names = os.listdir(root)
+        names = posix.listdir(root)
     except OSError:
         return
     for name in names:
-        child = os.path.join(root, name)
-        if child in inside or os.path.islink(child):
+        child = _join(root, name)
+        if child in inside or _file_type(child, follow_symlinks=False) == S_IFLNK:
             continue
-        if os.path.isdir(child) and any(_under(f, child) for f in inside):
+        is_dir = _file_type(child, follow_symlinks=True) == S_IFDIR
+        if is_dir and any(_under(f, child) for f in inside):
             _grant_except(ruleset, child, inside)
         else:
             ruleset.allow(child, ruleset.handled)
 
 
-def apply_sandbox(args: Stage2Args, libc: ctypes.CDLL) -> None:
+def apply_sandbox(args: Stage2Args, libc: Libc) -> None:
     """Confine this process (and everything it execs) as `args` describe.
 
     Raises:
@@ -169,31 +194,62 @@ def apply_sandbox(args: Stage2Args, libc: ctypes.CDLL) -> None:
         raise SandboxSetupError(f"{err.strerror or err}; {HOW_TO_PROCEED}") from None
 
 
-def acquire_controlling_tty() -> None:
+def acquire_controlling_tty(libc: Libc) -> None:
     """Make the terminal on stdin this session's controlling terminal (PTY sessions).
 
     bubblewrap's `--new-session` (which keeps a sandboxed command away from the user's
     own terminal) leaves the command without one; the terminal on stdin is the PTY codex
     opened for this command alone. TIOCSTI stays denied by the seccomp filter.
-    """
-    import fcntl
-    import termios
 
-    if not os.isatty(0):
-        return
-    if os.getsid(0) != os.getpid():
+    Raises:
+        OSError: the terminal could not be made the controlling one.
+    """
+    if not posix.isatty(0) or seccomp.machine() not in seccomp.ARCHES:
+        return  # (on another machine the sandbox is refused right after this)
+    if posix.getsid(0) != posix.getpid():
         # Under a pid namespace bubblewrap's init called setsid and forked us: lead our own.
-        os.setsid()
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+        posix.setsid()
+    if libc.ioctl(0, TIOCSCTTY, 0) != 0:
+        err = get_errno()
+        raise OSError(err, f"ioctl(TIOCSCTTY): {posix.strerror(err)}")
+
+
+def _execvpe(file: str, args: list[str], env: dict[bytes, bytes] | None) -> "NoReturn":
+    """`os.execvp` / `os.execvpe`: search PATH (of `env`, else of this process) for `file`.
+
+    Like `os._execvpe`, raises the first error other than "not found" met on the way
+    (a found but unrunnable file), else the last one.
+    """
+    if "/" in file:
+        _exec(file, args, env)
+    search = (env if env is not None else posix.environ).get(b"PATH", DEFAULT_PATH)
+    name = file.encode(sys.getfilesystemencoding(), sys.getfilesystemencodeerrors())
+    saved: OSError | None = None
+    last: OSError | None = None
+    for entry in search.split(b":"):
+        path = entry + name if not entry or entry.endswith(b"/") else entry + b"/" + name
+        try:
+            _exec(path, args, env)
+        except (FileNotFoundError, NotADirectoryError) as err:
+            last = err
+        except OSError as err:
+            last = err
+            if saved is None:
+                saved = err
+    raise saved or last or FileNotFoundError(2, "No such file or directory", file)
+
+
+def _exec(path: str | bytes, args: list[str], env: dict[bytes, bytes] | None) -> "NoReturn":
+    if env is None:
+        posix.execv(path, args)
+    else:
+        posix.execve(path, args, env)
 
 
 def exec_command(command: list[str], env: dict[bytes, bytes] | None = None) -> int:
     """Replace this process with `command`; returns 127/126 only if exec fails."""
     try:
-        if env is None:
-            os.execvp(command[0], command)
-        else:
-            os.execvpe(command[0], command, env)
+        _execvpe(command[0], command, env)
     except FileNotFoundError:
         sys.stderr.write(f"{PROG}: command not found: {command[0]}\n")
         return 127
@@ -211,9 +267,10 @@ def main(argv: list[str]) -> int:
         return 2
     env = read_env(args.env_fd) if args.env_fd is not None else {}
     try:
+        libc = Libc()
         if args.ctty:
-            acquire_controlling_tty()
-        apply_sandbox(args, ctypes.CDLL(None, use_errno=True))
+            acquire_controlling_tty(libc)
+        apply_sandbox(args, libc)
     except SandboxSetupError as err:
         sys.stderr.write(f"{PROG}: refusing to run the command unsandboxed: {err}\n")
         return 1

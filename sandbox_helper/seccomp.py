@@ -1,6 +1,6 @@
 """A hand-assembled seccomp-BPF filter: network, ptrace, io_uring, TIOCSTI and host IPC.
 
-The filter is built as raw BPF through ctypes rather than with `pyseccomp` (libseccomp):
+The filter is built as raw BPF (installed through `sandbox_helper._libc`) rather than with `pyseccomp` (libseccomp):
 importing pyseccomp costs ~35 ms under the isolated start, the filter is small and fixed,
 and raw BPF needs no shared library. Blocked syscalls fail with EPERM. Foreign
 architectures (32-bit or x32 syscalls) kill the process, since their syscall numbers
@@ -17,12 +17,11 @@ TCP/UDP work; `socketpair` keeps working. `deny_sysv` also blocks System V IPC (
 there is no IPC namespace).
 """
 
-from __future__ import annotations
-
-import ctypes
 import errno
-import os
-import struct
+import posix
+import sys
+
+from sandbox_helper._libc import Libc, Structure, byref, c_char_p, c_uint32, c_ushort, get_errno
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_GET_SECCOMP = 21
@@ -187,7 +186,7 @@ class SeccompError(OSError):
 
 def machine() -> str:
     """The machine name, normalised ("arm64" -> "aarch64")."""
-    name = os.uname().machine
+    name = posix.uname().machine
     return "aarch64" if name == "arm64" else name
 
 
@@ -280,11 +279,16 @@ def build_filter(arch: str, *, network: bool, deny_sysv: bool = False) -> bytes:
     for label, insns in blocks.items():
         labels[label] = len(prog)
         prog += insns
+    # struct sock_filter {u16 code; u8 jt; u8 jf; u32 k;} in native byte order; to_bytes
+    # raises OverflowError for a jump too far for its byte, as struct.pack would.
+    order = sys.byteorder
     out = bytearray()
     for index, (code, jt, jf, k) in enumerate(prog):
         jt_off = labels[jt] - index - 1 if isinstance(jt, str) else jt
         jf_off = labels[jf] - index - 1 if isinstance(jf, str) else jf
-        out += struct.pack("=HBBI", code, jt_off, jf_off, k)
+        out += code.to_bytes(2, order)
+        out += jt_off.to_bytes(1, order) + jf_off.to_bytes(1, order)
+        out += k.to_bytes(4, order)
     return bytes(out)
 
 
@@ -293,37 +297,36 @@ def build_network_filter(arch: str) -> bytes:
     return build_filter(arch, network=False)
 
 
-class _SockFprog(ctypes.Structure):
-    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+class _SockFprog(Structure):
+    # `filter` points into the bytes object stored in it, which the structure keeps alive.
+    _fields_ = [("len", c_ushort), ("filter", c_char_p)]
 
 
-def filter_available(libc: ctypes.CDLL | None = None) -> bool:
+def filter_available(libc: Libc | None = None) -> bool:
     """Whether the kernel supports seccomp filters returning errors on this architecture."""
-    libc = libc or ctypes.CDLL(None, use_errno=True)
+    libc = libc or Libc()
     arch = ARCHES.get(machine())
     if arch is None:
         return False
-    action = ctypes.c_uint32(RET_ERRNO)
-    libc.syscall.restype = ctypes.c_long
-    return int(libc.syscall(arch[2], SECCOMP_GET_ACTION_AVAIL, 0, ctypes.byref(action))) == 0
+    action = c_uint32(RET_ERRNO)
+    return libc.syscall(arch[2], SECCOMP_GET_ACTION_AVAIL, 0, byref(action)) == 0
 
 
-def set_no_new_privs(libc: ctypes.CDLL) -> None:
+def set_no_new_privs(libc: Libc) -> None:
     """Set PR_SET_NO_NEW_PRIVS so exec can never gain privileges (setuid, file caps)."""
-    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
-        raise SeccompError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1) != 0:
+        raise SeccompError(get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
 
 
-def install_filter(libc: ctypes.CDLL, *, network: bool, deny_sysv: bool = False) -> None:
+def install_filter(libc: Libc, *, network: bool, deny_sysv: bool = False) -> None:
     """Install the filter on this thread and verify that seccomp is enforcing.
 
     Raises:
         SeccompError: unsupported architecture, or the kernel refused the filter.
     """
     program = build_filter(machine(), network=network, deny_sysv=deny_sysv)
-    buffer = ctypes.create_string_buffer(program, len(program))
-    fprog = _SockFprog(len(program) // 8, ctypes.addressof(buffer))
-    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
-        raise SeccompError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
-    if libc.prctl(PR_GET_SECCOMP, 0, 0, 0, 0) != SECCOMP_MODE_FILTER:
+    fprog = _SockFprog(len(program) // 8, program)
+    if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, byref(fprog)) != 0:
+        raise SeccompError(get_errno(), "prctl(PR_SET_SECCOMP) failed")
+    if libc.prctl(PR_GET_SECCOMP) != SECCOMP_MODE_FILTER:
         raise SeccompError(errno.EPERM, "seccomp filter is not enforced after installation")
