@@ -99,12 +99,16 @@ class CodexApp(App[ExitSummary]):
             codex_home=options.codex_home,
             notify=options.notifications,
         )
+        draft, send_draft = options.draft, options.send_draft
         options.prompt, options.images = None, []
+        options.draft, options.send_draft = "", False
         self.core, self.chat = None, chat
         if isinstance(self.screen, ChatScreen):
             await self.switch_screen(chat)
         else:
             await self.push_screen(chat)
+        if draft:
+            await self._take_draft(chat, draft, send_draft)
         try:
             core = await self.boot.start(resume_path)
         except Exception as err:  # any start-up failure ends the app with one sentence
@@ -117,6 +121,18 @@ class CodexApp(App[ExitSummary]):
         self.run_worker(self._pump(core), group="pump", exit_on_error=False)
         if self.quitting:
             await core.submit(ShutdownOp())
+
+    @staticmethod
+    async def _take_draft(chat: ChatScreen, draft: str, send: bool) -> None:
+        """Text typed on the first frame: sent as if Enter were pressed in the composer now
+        (held until the session exists), or put in the composer, before anything typed since."""
+        composer = chat.composer
+        if send:
+            composer.past.record(draft)
+            await chat.submit_text(draft)
+        else:
+            composer.insert(draft, (0, 0))
+            composer.move_cursor(composer.document.end)
 
     async def _pump(self, core: CoreClient) -> None:
         try:

@@ -136,3 +136,7 @@ class LaunchOptions:
     animate: bool = True
     codex_home: str | None = None
     notifications: bool | list[str] = False
+    draft: str = ""
+    """Text typed on the first frame, for the composer."""
+    send_draft: bool = False
+    """Enter was pressed after the draft: send it once the session is ready."""

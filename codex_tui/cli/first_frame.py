@@ -2,45 +2,118 @@
 
 Importing Textual, validating the config and building the app take a few hundred
 milliseconds. Instead of a blank terminal for that long, `codex` paints the frame the app is
-about to show: the alternate screen, the composer with its placeholder, the footer. Typed
-keys are neither echoed nor lost meanwhile: echo and line mode are off, so they wait in the
-terminal's input queue and reach the real composer as soon as Textual reads the terminal.
-Textual then redraws the whole screen. The Codex CLI does the same with its loading screen.
+about to show: the alternate screen, the composer with its placeholder, the footer. The
+Codex CLI does the same with its loading screen. Textual then redraws the whole screen.
+
+Keys typed meanwhile: with `keys` given, a small thread reads the terminal and echoes the
+text into the frame's composer (`KeyEcho` says what each key does). `take_input()` stops it
+just before Textual reads the terminal and returns what was typed, which the app puts in
+its composer; Enter (the last byte of a read, not one inside a paste) ends the reading and
+asks the app to submit the text once the session is ready. What the frame does not read
+(anything after that Enter, anything typed between `take_input()` and Textual's first read)
+waits unechoed in the terminal's input queue, in order, and reaches the real composer as
+Textual reads it. Escape sequences (arrows, function keys, alt+key) and control keys other
+than backspace, ctrl+u, ctrl+w and ctrl+j are dropped: the frame holds a draft, and editing
+beyond that waits for the real composer. Ctrl+C still interrupts (the terminal sends
+SIGINT). Without `keys`, typed keys only wait in the terminal's input queue.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
+import select
 import sys
 import termios
-from typing import Any, TextIO
+import threading
+from typing import Any, NamedTuple, TextIO
 
 PLACEHOLDER = "Ask Codex to do anything"
 FOOTER = "⏎ send   / commands   @ files   ctrl+t transcript"
 
 # The app's colours (theme textual-dark) as xterm-256 indices, which Textual also emits
-# on a 256-colour terminal: background, composer border, placeholder, footer.
+# on a 256-colour terminal: background, composer border, placeholder, footer, typed text.
 _BACKGROUND = 233
 _BORDER = 214
 _PLACEHOLDER = 242
 _FOOTER = 247
+_TEXT = 254
 
 _ENTER_ALT_SCREEN = "\x1b[?1049h"
 _LEAVE_ALT_SCREEN = "\x1b[?1049l"
 _HIDE_CURSOR, _SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
 
 
+class Typed(NamedTuple):
+    """What was typed on the frame: the draft text, and whether Enter asked to send it."""
+
+    text: str = ""
+    submitted: bool = False
+
+
+class KeyEcho:
+    """Bytes read from the terminal turned into the draft the frame's composer shows."""
+
+    def __init__(self) -> None:
+        self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        self._escape = ""  # "esc" after ESC, "csi" inside ESC [ …, "ss3" after ESC O
+        self.text = ""
+        self.submitted = False
+
+    def feed(self, data: bytes) -> None:
+        """Apply one read's bytes (call no more once `submitted`).
+
+        Enter submits a non-blank text when it ends the read; an Enter followed by more
+        bytes of the same read is a pasted line break.
+        """
+        chars = self._decoder.decode(data)
+        text, last = self.text, len(chars) - 1
+        for i, c in enumerate(chars):
+            if self._escape:
+                if self._escape == "esc":
+                    self._escape = {"[": "csi", "O": "ss3"}.get(c, "")
+                elif self._escape == "ss3" or "@" <= c <= "~":
+                    self._escape = ""
+            elif c == "\x1b":
+                self._escape = "esc"
+            elif c == "\r" and i == last:
+                if text.strip():
+                    self.submitted = True
+            elif c in "\r\n":
+                text += "\n"
+            elif c in "\x7f\x08":  # backspace
+                text = text[:-1]
+            elif c == "\x15":  # ctrl+u: back to the start of the line
+                text = text[: text.rfind("\n") + 1]
+            elif c == "\x17":  # ctrl+w: the word before the cursor
+                kept = text.rstrip(" ")
+                text = kept[: max(kept.rfind(" "), kept.rfind("\n")) + 1]
+            elif c >= " ":
+                text += c
+        if self._escape == "esc":
+            self._escape = ""  # a lone Esc key, not the start of a sequence
+        self.text = text
+
+
 class FirstFrame:
     """A frame painted on the terminal, and the terminal mode to restore when codex ends."""
 
-    def __init__(self, stream: TextIO, saved: list[Any] | None) -> None:
+    def __init__(self, stream: TextIO, saved: list[Any] | None, size: tuple[int, int]) -> None:
         self._stream = stream
         self._saved = saved
+        self._size = size
         self._closed = False
+        self.echo = KeyEcho()
+        self._reader: threading.Thread | None = None
+        self._wake: tuple[int, int] | None = None
 
     @classmethod
-    def paint(cls, stream: TextIO | None = None) -> FirstFrame | None:
-        """Paint the composer frame on `stream` (default stdout); None if it is not a tty."""
+    def paint(cls, stream: TextIO | None = None, keys: TextIO | None = None) -> FirstFrame | None:
+        """Paint the composer frame on `stream` (default stdout); None if it is not a tty.
+
+        With `keys` (the terminal's input, e.g. stdin), typed text is echoed into the frame
+        until `take_input()`.
+        """
         stream = stream or sys.stdout
         try:
             fd = stream.fileno()
@@ -62,7 +135,69 @@ class FirstFrame:
             saved = None
         stream.write(render(columns, lines))
         stream.flush()
-        return cls(stream, saved)
+        frame = cls(stream, saved, (columns, lines))
+        if keys is not None and saved is not None:
+            frame._start_reading(keys)
+        return frame
+
+    def _start_reading(self, keys: TextIO) -> None:
+        try:
+            fd = keys.fileno()
+            if not os.isatty(fd) or os.fstat(fd).st_rdev != os.fstat(self._stream.fileno()).st_rdev:
+                return  # not the terminal the frame is painted on: its mode is not ours
+            self._wake = os.pipe()
+        except (OSError, ValueError):
+            return
+        self._reader = threading.Thread(
+            target=self._read_keys, args=(fd, self._wake[0]), name="first-frame-keys", daemon=True
+        )
+        self._reader.start()
+
+    def _read_keys(self, fd: int, wake: int) -> None:
+        echo = self.echo
+        while not echo.submitted:
+            try:
+                ready, _, _ = select.select([fd, wake], [], [])
+                if wake in ready:
+                    return
+                data = os.read(fd, 4096)
+            except (OSError, ValueError):
+                return
+            if not data:
+                return
+            before = echo.text
+            echo.feed(data)
+            if echo.text != before:
+                self._draw(echo.text)
+
+    def _draw(self, text: str) -> None:
+        columns, lines = self._size
+        row = _composer_row(max(columns, 20), text)
+        background = f"\x1b[0;48;5;{_BACKGROUND}m"
+        out = f"\x1b[{max(lines, 6) - 2};1H{background}{row}\x1b[0m".encode()
+        try:
+            fd = self._stream.fileno()
+            while out:
+                out = out[os.write(fd, out) :]
+        except (OSError, ValueError):
+            pass
+
+    def take_input(self) -> Typed:
+        """Stop reading keys (call just before Textual reads the terminal): what was typed.
+
+        Every byte the frame read is in the answer; the rest is still in the terminal.
+        """
+        reader, wake = self._reader, self._wake
+        if reader is not None and wake is not None:
+            try:
+                os.write(wake[1], b"x")
+            except OSError:
+                pass
+            reader.join()  # interrupted (ctrl+c), close() calls again: wakes it, joins again
+            self._reader = self._wake = None
+            for end in wake:
+                os.close(end)
+        return Typed(self.echo.text, self.echo.submitted)
 
     def close(self) -> None:
         """Give the user's terminal back as it was (call once the app has ended).
@@ -74,6 +209,7 @@ class FirstFrame:
         if self._closed:
             return
         self._closed = True
+        self.take_input()
         try:
             self._stream.write(_LEAVE_ALT_SCREEN + _SHOW_CURSOR)
             self._stream.flush()
@@ -92,19 +228,9 @@ def render(columns: int, lines: int) -> str:
     columns, lines = max(columns, 20), max(lines, 6)
     background = f"\x1b[0;48;5;{_BACKGROUND}m"
     inner = columns - 2
-    text = PLACEHOLDER[: max(inner - 2, 0)]
     rows = {
         lines - 3: _color(_BORDER) + "╭" + "─" * inner + "╮",
-        lines - 2: _color(_BORDER)
-        + "│ "
-        + "\x1b[7m"
-        + _color(_PLACEHOLDER)
-        + text[:1]
-        + "\x1b[27m"
-        + text[1:]
-        + " " * (inner - 1 - len(text))
-        + _color(_BORDER)
-        + "│",
+        lines - 2: _composer_row(columns, ""),
         lines - 1: _color(_BORDER) + "╰" + "─" * inner + "╯",
         lines: _color(_FOOTER) + (" " + FOOTER)[:columns],
     }
@@ -113,6 +239,44 @@ def render(columns: int, lines: int) -> str:
         parts.append(f"\x1b[{row};1H{background}{content}")
     parts.append("\x1b[0m")
     return "".join(parts)
+
+
+def _composer_row(columns: int, text: str) -> str:
+    """The composer's text row: the placeholder, or the end of the typed text and a cursor."""
+    inner = columns - 2
+    if not text:
+        shown = PLACEHOLDER[: max(inner - 2, 0)]
+        body = _color(_PLACEHOLDER) + "\x1b[7m" + shown[:1] + "\x1b[27m" + shown[1:]
+        width = len(shown)
+    else:
+        shown, width = _tail(text.replace("\n", " "), inner - 2)
+        body = _color(_TEXT) + shown + "\x1b[7m \x1b[27m"
+        width += 1
+    return _color(_BORDER) + "│ " + body + " " * (inner - 1 - width) + _color(_BORDER) + "│"
+
+
+def _tail(text: str, room: int) -> tuple[str, int]:
+    """The longest end of `text` that fits `room` cells, and its width."""
+    if text.isascii() and text.isprintable():
+        shown = text[-room:] if room > 0 else ""
+        return shown, len(shown)
+    import unicodedata  # only for non-ASCII text: wide characters take two cells
+
+    width, start = 0, len(text)
+    while start > 0:
+        c = text[start - 1]
+        cells = (
+            0
+            if unicodedata.combining(c) or not c.isprintable()
+            else 2
+            if unicodedata.east_asian_width(c) in "WF"
+            else 1
+        )
+        if width + cells > room:
+            break
+        width, start = width + cells, start - 1
+    shown = "".join(c for c in text[start:] if c.isprintable())
+    return shown, width
 
 
 def _color(index: int) -> str:

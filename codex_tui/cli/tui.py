@@ -53,8 +53,9 @@ def run_tui(
     # the terminal's real size: let the terminal speak for itself.
     for stale in ("LINES", "COLUMNS"):
         os.environ.pop(stale, None)
-    # The composer goes up before the config, the core and Textual load (see first_frame).
-    frame = None if resume == "picker" else FirstFrame.paint()
+    # The composer goes up before the config, the core and Textual load, and echoes what is
+    # typed until the app takes over (see first_frame).
+    frame = None if resume == "picker" else FirstFrame.paint(keys=sys.stdin)
     try:
         return _run(
             frame,
@@ -105,6 +106,11 @@ def _run(
     from codex_tui.app.core import LaunchOptions
     from codex_tui.app.real_boot import RealBoot
 
+    # Last step before Textual reads the terminal: what the frame read goes to the composer,
+    # the rest is still in the terminal's input queue. Enter on the frame sends the text once
+    # the session is ready, unless a prompt from the command line goes first (then it waits
+    # in the composer as a draft).
+    typed = frame.take_input() if frame is not None else None
     options = LaunchOptions(
         version=__version__,
         prompt=prompt,
@@ -116,6 +122,8 @@ def _run(
         model_context_window=config.model_context_window,
         codex_home=str(config.codex_home),
         notifications=config.tui_notifications,
+        draft=typed.text if typed else "",
+        send_draft=bool(typed and typed.submitted and not prompt and not images),
     )
     app = CodexApp(RealBoot(overrides, list(cli_overrides), config), options)
     summary = app.run()

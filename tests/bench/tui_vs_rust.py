@@ -5,8 +5,8 @@ Both start in the same 110×36 pseudo-terminal against the same scripted model s
 ready" is the moment the composer's placeholder "Ask Codex to do anything" is on the
 screen, for both (the Rust CLI paints it with its loading screen, before the session is
 configured; so does ours, with the first frame). For ours a second time is printed: when
-Textual has painted its own composer over the first frame (typed keys wait in the terminal
-until then and are not lost; tests/e2e/test_tui_first_frame.py).
+Textual has painted its own composer over the first frame (typed keys are echoed by the
+first frame and handed to it, not lost; tests/e2e/test_tui_first_frame.py).
 
 Run: .venv/bin/python tests/bench/tui_vs_rust.py [--runs N] [--rust PATH]
 The Rust CLI is `$CODEX_RUST`, else `codex-rust` on PATH. CODEX_HOME lives under the home

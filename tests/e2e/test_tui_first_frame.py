@@ -1,5 +1,6 @@
-"""The real `codex` in a pty: the first frame paints at once, typed keys survive it, and the
-terminal comes back as it was (also when start-up fails behind the frame)."""
+"""The real `codex` in a pty: the first frame paints at once and echoes typed keys, which
+reach the real composer (or, typed with Enter, the model, once); the terminal comes back as
+it was (also when start-up fails, or ctrl+c interrupts it, behind the frame)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import time
 from pathlib import Path
 
 import pexpect
+import pyte
 import pytest
 
 from tests.support.model_server import ModelServer
@@ -21,6 +23,7 @@ ANSI = re.compile(
     r"\x1b\[[0-9;?<>=]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[=>PX^_\]][^\x1b\x07]*(?:\x07|\x1b\\)?"
 )
 READY = "Ask Codex to do anything"
+TEXTUAL_STARTED = "\x1b[?2004h"  # Textual turns bracketed paste on; the first frame never does
 
 
 def spawn(argv: list[str], cwd: Path) -> pexpect.spawn:
@@ -43,21 +46,88 @@ def read_until(child: pexpect.spawn, text: str, timeout: float = 20) -> str:
     return raw
 
 
-def test_tui_keys_typed_on_the_first_frame_reach_the_composer(
+def typed_on_the_first_frame(child: pexpect.spawn, text: str) -> str:
+    """Type `text` as soon as the frame is up; the output until the frame has echoed it,
+    which must come before Textual starts."""
+    raw = read_until(child, READY)  # the first frame: Textual is still loading
+    assert TEXTUAL_STARTED not in raw
+    child.send(text)
+    raw += read_until(child, "│ " + text.rstrip("\r"))
+    assert TEXTUAL_STARTED not in raw, "the echo came from Textual, not the first frame"
+    return raw
+
+
+def user_messages(model_server: ModelServer) -> list[str]:
+    """The user messages of every request the model received, as strings."""
+    return [
+        str(item)
+        for request in model_server.requests
+        for item in request.body["input"]
+        if isinstance(item, dict) and item.get("role") == "user"
+    ]
+
+
+def quit_codex(child: pexpect.spawn) -> None:
+    child.send("\x03")
+    time.sleep(0.2)
+    child.send("\x03")
+    child.expect(pexpect.EOF, timeout=20)
+
+
+def test_tui_text_and_enter_typed_on_the_first_frame_are_sent_once(
     codex_bin: Path, model_server: ModelServer, tmp_path: Path
 ) -> None:
     model_server.add(turn(message("Typed early, answered."), usage=usage(input=10, output=3)))
     flags = ["-a", "on-request", "-s", "read-only", *model_server.cli_flags()]
     child = spawn([str(codex_bin), *flags], tmp_path)
-    read_until(child, READY)  # the first frame: Textual is still loading
-    child.send("hi from the first frame\r")
+    typed_on_the_first_frame(child, "hi from the first frame\r")
     read_until(child, "Typed early, answered.")
-    user_turn = model_server.requests[0].body["input"][-1]
-    assert "hi from the first frame" in str(user_turn)
-    child.send("\x03")
-    time.sleep(0.2)
+    time.sleep(0.5)  # a second send would have reached the model by now
+    sent = [m for m in user_messages(model_server) if "hi from the first frame" in m]
+    assert len(model_server.requests) == 1 and len(sent) == 1, user_messages(model_server)
+    quit_codex(child)
+
+
+def test_tui_text_typed_on_the_first_frame_lands_in_the_real_composer(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    model_server.add(turn(message("Draft answered."), usage=usage(input=10, output=3)))
+    flags = ["-a", "on-request", "-s", "read-only", *model_server.cli_flags()]
+    child = spawn([str(codex_bin), *flags], tmp_path)
+    raw = typed_on_the_first_frame(child, "draft on the frame")
+    raw += read_until(child, ">_ Codex")  # Textual's screen, session ready
+    screen = pyte.Screen(110, 36)
+    pyte.Stream(screen).feed(raw)
+    deadline = time.monotonic() + 10
+    while not any("draft on the frame" in line for line in screen.display[-6:]):
+        assert time.monotonic() < deadline, "\n".join(screen.display)
+        try:
+            pyte.Stream(screen).feed(child.read_nonblocking(65536, timeout=0.5))
+        except pexpect.TIMEOUT:
+            continue
+    assert "draft on the frame" not in str(user_messages(model_server))  # not sent: no Enter
+    child.send(", finished in Textual\r")
+    read_until(child, "Draft answered.")
+    sent = [m for m in user_messages(model_server) if "draft on the frame" in m]
+    assert len(sent) == 1 and "draft on the frame, finished in Textual" in sent[0], sent
+    assert len(model_server.requests) == 1
+    quit_codex(child)
+
+
+def test_tui_ctrl_c_on_the_first_frame_exits_130_and_restores_the_terminal(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    flags = ["-a", "on-request", "-s", "read-only", *model_server.cli_flags()]
+    # The shell traps SIGINT (its children get the default back) so that it lives to report.
+    script = f"trap : INT; {shlex.join([str(codex_bin), *flags])}; echo rc=$?; stty -a"
+    child = spawn(["/bin/sh", "-c", script], tmp_path)
+    typed_on_the_first_frame(child, "never sent")
     child.send("\x03")
     child.expect(pexpect.EOF, timeout=20)
+    out = ANSI.sub("", child.before or "")
+    assert "rc=130" in out and "Traceback" not in out, out[-2000:]
+    assert {"icanon", "echo", "icrnl", "ixon"} <= set(out.split())
+    assert not model_server.requests
 
 
 def test_tui_gives_the_terminal_back_as_it_was(

@@ -5,14 +5,16 @@ from __future__ import annotations
 import fcntl
 import io
 import os
+import select
 import struct
 import subprocess
 import sys
 import termios
+import time
 
 import pyte
 
-from codex_tui.cli.first_frame import FOOTER, PLACEHOLDER, FirstFrame, render
+from codex_tui.cli.first_frame import FOOTER, PLACEHOLDER, FirstFrame, KeyEcho, Typed, render
 
 
 def test_first_frame_draws_composer_and_footer_at_the_bottom() -> None:
@@ -69,3 +71,113 @@ def test_first_frame_paints_before_pydantic_textual_or_httpx_load() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def echoed(*chunks: bytes) -> KeyEcho:
+    echo = KeyEcho()
+    for chunk in chunks:
+        echo.feed(chunk)
+    return echo
+
+
+def test_key_echo_keeps_text_and_edits_it_like_the_composer() -> None:
+    assert echoed(b"hello", b" world").text == "hello world"
+    assert echoed(b"helo", b"\x7f", b"lo").text == "hello"  # backspace
+    assert echoed(b"ab\x08\x08\x08c").text == "c"  # ctrl+h, and past the start
+    assert echoed(b"one two  ", b"\x17").text == "one "  # ctrl+w: the word before
+    assert echoed(b"first\nsecond", b"\x15").text == "first\n"  # ctrl+j, ctrl+u
+    assert echoed("é".encode()[:1], "é".encode()[1:], "漢字".encode()).text == "é漢字"
+
+
+def test_key_echo_drops_escape_sequences_and_control_keys() -> None:
+    # arrows (CSI and SS3), F5, alt+x, a lone Esc, tab, ctrl+a: none is text
+    echo = echoed(b"a\x1b[D", b"\x1bOA", b"b\x1b[15~", b"\x1bx", b"\x1b", b"c\t\x01d")
+    assert echo.text == "abcd"
+    assert echoed(b"x\x1b[", b"1;5", b"Cy").text == "xy"  # a sequence split across reads
+
+
+def test_key_echo_enter_submits_only_at_the_end_of_a_read() -> None:
+    assert not echoed(b"hi").submitted
+    echo = echoed(b"hi", b"\r")
+    assert (echo.text, echo.submitted) == ("hi", True)
+    pasted = echoed(b"line one\rline two")  # a pasted line break, not Enter
+    assert (pasted.text, pasted.submitted) == ("line one\nline two", False)
+    assert not echoed(b"  ", b"\r").submitted  # Enter on a blank composer does nothing
+
+
+def test_first_frame_row_shows_the_end_of_long_or_wide_text() -> None:
+    from codex_tui.cli.first_frame import _composer_row
+
+    for text in ("x" * 100 + "END", "漢" * 40 + "末", "a\u0301" * 30 + "Z"):
+        screen = pyte.Screen(30, 1)
+        pyte.Stream(screen).feed(_composer_row(30, text))
+        row = screen.display[0]
+        assert row.startswith("│ ") and row.endswith("│"), row
+        assert row[:-1].rstrip()[-1] in "DZ末", row
+        cursor = [x for x in range(30) if screen.buffer[0][x].reverse]
+        before = "".join(screen.buffer[0][x].data for x in range(cursor[0] if cursor else 0))
+        assert len(cursor) == 1 and before.endswith(("END", "Z", "末")), row  # cursor after
+
+
+def pty_pair() -> tuple[int, int]:
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 10, 40, 0, 0))
+    return master, slave
+
+
+def wait_for_screen(master: int, screen: pyte.Screen, text: str) -> None:
+    stream, deadline = pyte.ByteStream(screen), time.monotonic() + 5
+    while not any(text in line for line in screen.display):
+        assert time.monotonic() < deadline, "\n".join(screen.display)
+        if select.select([master], [], [], 0.1)[0]:
+            stream.feed(os.read(master, 65536))
+
+
+def test_first_frame_echoes_typed_text_and_hands_it_over() -> None:
+    master, slave = pty_pair()
+    try:
+        with (
+            open(slave, "w", encoding="utf-8", closefd=False) as stream,
+            open(slave, encoding="utf-8", closefd=False) as keys,
+        ):
+            before = termios.tcgetattr(slave)
+            frame = FirstFrame.paint(stream, keys)
+            assert frame is not None
+            screen = pyte.Screen(40, 10)
+            os.write(master, "typed early ✓".encode())
+            wait_for_screen(master, screen, "│ typed early ✓")
+            os.write(master, b"\x7f!")
+            wait_for_screen(master, screen, "│ typed early !")
+            assert frame.take_input() == Typed("typed early !", False)
+            os.write(master, b"later\r")  # no longer read: waits for Textual, in order
+            time.sleep(0.05)
+            assert os.read(slave, 16) == b"later\r"
+            frame.close()
+            assert termios.tcgetattr(slave) == before
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+def test_first_frame_stops_reading_at_enter_and_leaves_the_rest_queued() -> None:
+    master, slave = pty_pair()
+    try:
+        with (
+            open(slave, "w", encoding="utf-8", closefd=False) as stream,
+            open(slave, encoding="utf-8", closefd=False) as keys,
+        ):
+            frame = FirstFrame.paint(stream, keys)
+            assert frame is not None
+            os.write(master, b"send me\r")
+            deadline = time.monotonic() + 5
+            while not frame.echo.submitted:
+                assert time.monotonic() < deadline
+                time.sleep(0.01)
+            os.write(master, b"next")
+            time.sleep(0.05)
+            assert frame.take_input() == Typed("send me", True)
+            assert os.read(slave, 16) == b"next"
+            frame.close()
+    finally:
+        os.close(master)
+        os.close(slave)
