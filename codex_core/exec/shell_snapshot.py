@@ -79,6 +79,9 @@ class ShellSnapshot:
                 "-lc",
                 _CAPTURE,
                 env=self._env,
+                # Not the workspace: nothing sandboxed code left there may be sourced by a
+                # login script that reads relative paths (the capture runs unsandboxed).
+                cwd=self._env.get("HOME") or os.path.expanduser("~"),
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.DEVNULL,

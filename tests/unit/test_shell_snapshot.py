@@ -7,6 +7,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from codex_core.exec.shell_snapshot import ENV_VAR, ShellSnapshot, build_script
 
 PROFILE = """\
@@ -94,3 +96,30 @@ def test_shell_snapshot_without_bash_stays_off(tmp_path: Path) -> None:
 
     asyncio.run(run())
     assert snapshot.script is None
+
+
+def test_shell_snapshot_login_shell_never_runs_in_the_workspace(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The capture runs unsandboxed: a login script that sources a relative path must not
+    # pick up a file sandboxed code left in the workspace.
+    home, workspace = tmp_path / "home", tmp_path / "workspace"
+    home.mkdir()
+    workspace.mkdir()
+    marker = tmp_path / "ran"
+    (workspace / "evil.sh").write_text(f"touch {marker}\n")
+    monkeypatch.chdir(workspace)
+    (home / ".profile").write_text("[ -f ./evil.sh ] && . ./evil.sh\n")
+    env = {"HOME": str(home), "PATH": os.environ["PATH"]}
+    snapshot = ShellSnapshot(env)
+
+    async def run() -> None:
+        snapshot.start()
+        for _ in range(200):
+            if snapshot.script is not None:
+                return
+            await asyncio.sleep(0.05)
+
+    asyncio.run(run())
+    assert snapshot.script is not None
+    assert not marker.exists()
