@@ -73,17 +73,10 @@ def _legacy_result(result: Any, error: Any) -> dict[str, Any]:
     return {"Ok": ok}
 
 
-class McpToolCallBeginEvent(_Model):
-    """An MCP tool call starts."""
+class _InvokedTool:
+    """`server`, `tool` and `arguments` of an MCP event, read from its `invocation`."""
 
-    type: Literal["mcp_tool_call_begin"] = "mcp_tool_call_begin"
-    call_id: str
     invocation: McpInvocation
-
-    @model_validator(mode="before")
-    @classmethod
-    def _read_flat(cls, data: Any) -> Any:
-        return _legacy_invocation(data) if isinstance(data, dict) else data
 
     @property
     def server(self) -> str:
@@ -101,7 +94,20 @@ class McpToolCallBeginEvent(_Model):
         return self.invocation.arguments
 
 
-class McpToolCallEndEvent(_Model):
+class McpToolCallBeginEvent(_InvokedTool, _Model):
+    """An MCP tool call starts."""
+
+    type: Literal["mcp_tool_call_begin"] = "mcp_tool_call_begin"
+    call_id: str
+    invocation: McpInvocation
+
+    @model_validator(mode="before")
+    @classmethod
+    def _read_flat(cls, data: Any) -> Any:
+        return _legacy_invocation(data) if isinstance(data, dict) else data
+
+
+class McpToolCallEndEvent(_InvokedTool, _Model):
     """An MCP tool call finished: a result from the server, or an error message."""
 
     type: Literal["mcp_tool_call_end"] = "mcp_tool_call_end"
@@ -162,21 +168,6 @@ class McpToolCallEndEvent(_Model):
             result={"Err": message},
             read_only=read_only or None,
         )
-
-    @property
-    def server(self) -> str:
-        """The invoked server."""
-        return self.invocation.server
-
-    @property
-    def tool(self) -> str:
-        """The invoked tool."""
-        return self.invocation.tool
-
-    @property
-    def arguments(self) -> Any:
-        """The call's arguments."""
-        return self.invocation.arguments
 
     @property
     def error(self) -> str | None:
