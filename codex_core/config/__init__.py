@@ -9,8 +9,9 @@ Names load on first use, so mapping flags onto `ConfigOverrides` does not load p
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from codex_core.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from codex_core.config.edit import set_default_model, set_project_trust_level
@@ -72,10 +73,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _MODULE_OF, globals())

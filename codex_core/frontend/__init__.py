@@ -14,12 +14,10 @@ session lookup pulls in the rollout package and approvals the protocol models.
 
 from __future__ import annotations
 
-import importlib
+from codex_core.lazy import lazy_attributes
 
 TYPE_CHECKING = False  # not `typing.TYPE_CHECKING`: `codex sandbox` imports this package
 if TYPE_CHECKING:
-    from typing import Any
-
     from codex_core.frontend.approvals import ApprovalRequest, approval_op
     from codex_core.frontend.commands import display_command
     from codex_core.frontend.git import GitRootCache, find_git_root, project_root
@@ -71,10 +69,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _MODULE_OF, globals())

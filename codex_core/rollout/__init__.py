@@ -6,8 +6,9 @@ Names are imported on first use, so `codex sessions list` loads neither the reco
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from codex_core.lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from codex_core.rollout.format import (
@@ -83,10 +84,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module 'codex_core.rollout' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"codex_core.rollout.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_attributes(__name__, _MODULE_OF, globals())
