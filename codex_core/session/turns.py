@@ -17,7 +17,7 @@ from codex_core.apply_patch import TurnDiffTracker
 from codex_core.client import ModelClientError, ToolSpec
 from codex_core.config.shell_env import create_env
 from codex_core.instructions import base_instructions
-from codex_core.kernel import Kernel
+from codex_core.kernel import Kernel, ToolCall, ToolOutput
 from codex_core.model_family import exec_tool_style, offers_update_plan
 from codex_core.protocol import (
     ErrorEvent,
@@ -56,6 +56,27 @@ log = logging.getLogger(__name__)
 INTERNAL_ERROR = "internal error: {err}; the turn was stopped (run with --debug or see the log)"
 
 
+async def _snapshot_quietly(s: TurnHost, turn: TurnContext) -> None:
+    """Take the turn's /undo snapshot; a failure is logged, never the turn's problem."""
+    try:
+        await s.undo.before_turn(turn.cwd)
+    except Exception:
+        log.exception("no undo snapshot for this turn")
+
+
+class AfterSnapshot:
+    """A ToolHost that runs each call only once the turn's work-tree snapshot is taken."""
+
+    def __init__(self, router: ToolRouter, snapshot: asyncio.Task[None]) -> None:
+        self.router = router
+        self.snapshot = snapshot
+
+    async def call(self, call: ToolCall) -> ToolOutput:
+        """Wait for the snapshot (an interrupt cancels the wait, not the snapshot), then run."""
+        await asyncio.shield(self.snapshot)
+        return await self.router.call(call)
+
+
 class TurnRunner:
     """Runs the turns of one session, one at a time."""
 
@@ -79,7 +100,9 @@ class TurnRunner:
         s.storage.record_turn_context(turn)
         emit(TaskStartedEvent(model_context_window=s.effective_context_window()))
         emit(UserMessageEvent(message=text, images=images or None))
-        await s.undo.before_turn(turn.cwd)
+        # The work-tree snapshot for /undo (~300 ms on 100k files) runs beside the first
+        # request; tools wait for it, so nothing changes files before it is taken.
+        snapshot = asyncio.create_task(_snapshot_quietly(s, turn))
         client = s.client_factory(s.config, s.session_id, turn)
         wire_api = s.config.model_provider.wire_api
         registry = default_registry(
@@ -88,6 +111,7 @@ class TurnRunner:
         )
         if s.mcp is not None and not await self._add_mcp_tools(registry, emit):
             await client.aclose()
+            await asyncio.shield(snapshot)
             return
         register_view_image(registry)
         instructions = s.config.base_instructions or base_instructions()
@@ -104,7 +128,7 @@ class TurnRunner:
 
         kernel = Kernel(
             model=client,
-            tools=ToolRouter(self.tool_context(sub.id, turn), registry),
+            tools=AfterSnapshot(ToolRouter(self.tool_context(sub.id, turn), registry), snapshot),
             host=SessionKernelHost(s, sub.id),
             instructions=instructions,
             tool_specs=tool_specs,
@@ -138,6 +162,7 @@ class TurnRunner:
             s.storage.notify(s.config.notify, sub.id, text, result.last_agent_message)
         finally:
             await client.aclose()
+            await asyncio.shield(snapshot)
         await s.storage.flush()
 
     def _context_items(self, turn: TurnContext) -> list[ResponseItem]:

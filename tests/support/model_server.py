@@ -16,9 +16,10 @@ import json
 import logging
 import socket
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Literal
 
@@ -66,6 +67,8 @@ class RecordedRequest:
     query: str
     headers: dict[str, str]
     body: Any
+    received_at: float = field(default_factory=time.monotonic)
+    """`time.monotonic()` when the request arrived (the server runs in the test's process)."""
 
     @property
     def wire(self) -> Wire | None:
