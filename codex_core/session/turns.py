@@ -41,7 +41,7 @@ from codex_core.session.inputs import (
 )
 from codex_core.session.kernel_host import SessionKernelHost
 from codex_core.tools.context import ToolContext
-from codex_core.tools.errors import FatalToolError, TurnAbortRequested
+from codex_core.tools.errors import FatalToolError, RespondToModel, TurnAbortRequested
 from codex_core.tools.registry import ToolRegistry
 from codex_core.tools.router import ToolRouter, default_registry
 from codex_core.tools.view_image import register_view_image
@@ -65,16 +65,24 @@ async def _snapshot_quietly(s: TurnHost, turn: TurnContext) -> None:
 
 
 class AfterSnapshot:
-    """A ToolHost that runs each call only once the turn's work-tree snapshot is taken."""
+    """A ToolHost that runs tools that may change files only once the turn's work-tree
+    snapshot is taken (as the Codex CLI gates mutating tools); read-only ones go at once."""
 
     def __init__(self, router: ToolRouter, snapshot: asyncio.Task[None]) -> None:
         self.router = router
         self.snapshot = snapshot
 
     async def call(self, call: ToolCall) -> ToolOutput:
-        """Wait for the snapshot (an interrupt cancels the wait, not the snapshot), then run."""
-        await asyncio.shield(self.snapshot)
+        """Wait for the snapshot if needed (an interrupt cancels the wait, not it), then run."""
+        if not self.snapshot.done() and self._mutating(call):
+            await asyncio.shield(self.snapshot)
         return await self.router.call(call)
+
+    def _mutating(self, call: ToolCall) -> bool:
+        try:
+            return self.router.registry.lookup(call).mutating
+        except RespondToModel:  # an unknown tool: the router answers it
+            return False
 
 
 class TurnRunner:
