@@ -38,7 +38,9 @@ from codex_core.protocol import (
     ShutdownCompleteEvent,
     ShutdownOp,
     Submission,
+    TaskCompleteEvent,
     TerminateBackgroundTerminalOp,
+    TurnAbortedEvent,
     UndoOp,
     UserInputOp,
     UserTurnOp,
@@ -59,6 +61,9 @@ if TYPE_CHECKING:
     from codex_core.mcp.manager import McpConnectionManager
 
 log = logging.getLogger(__name__)
+
+EPILOGUE_TIMEOUT_S = 5.0
+"""How long shutdown waits for a turn that already ended to finish writing its rollout."""
 
 
 def default_client_factory(config: Config, session_id: str, turn: TurnContext) -> ModelClient:
@@ -105,6 +110,7 @@ class Session(TokenAccounting):
         self.session_approvals = SessionApprovals()
         self._queued_turns: list[Submission] = []
         self._active: asyncio.Task[None] | None = None
+        self._turn_ended = False
         self._init_usage()
         self.rules: RuleSet = load_rules(config.codex_home)
         self.tool_ctx: ToolContext | None = None
@@ -224,6 +230,8 @@ class Session(TokenAccounting):
 
     def emit(self, sub_id: str, msg: EventMsg) -> None:
         """Queue an event for the frontend and record it."""
+        if isinstance(msg, TaskCompleteEvent | TurnAbortedEvent):
+            self._turn_ended = True  # only its epilogue (flush, index) is left to run
         self._events.put_nowait(Event(id=sub_id, msg=msg))
         self.storage.record_event(msg)
         for warning in self.storage.drain_warnings():
@@ -331,6 +339,7 @@ class Session(TokenAccounting):
     def _start_turn(self, sub: Submission) -> None:
         runner = self._runner
         work = runner.run_compact(sub) if isinstance(sub.op, CompactOp) else runner.run_turn(sub)
+        self._turn_ended = False
         self._active = asyncio.get_running_loop().create_task(work)
         self._active.add_done_callback(lambda _task: self._turn_finished())
 
@@ -341,7 +350,12 @@ class Session(TokenAccounting):
     async def _shutdown(self, sub_id: str) -> None:
         self._queued_turns.clear()
         if self._active is not None and not self._active.done():
-            self._active.cancel()
+            # A turn that already reported its end is only flushing its rollout: let it
+            # finish (briefly) rather than lose its last lines; a running one is stopped.
+            if self._turn_ended:
+                await asyncio.wait({self._active}, timeout=EPILOGUE_TIMEOUT_S)
+            if not self._active.done():
+                self._active.cancel()
             try:
                 await self._active
             except asyncio.CancelledError:

@@ -148,7 +148,10 @@ class TurnRunner:
             if compactor.needed():  # before the new message joins: it survives in full
                 await compactor.run()
             new_items = [*self._context_items(turn), message]
-            result = await kernel.run_turn(s.history, new_items)
+            try:
+                result = await kernel.run_turn(s.history, new_items)
+            finally:  # the snapshot is part of the turn: it ends before the turn's last event
+                await asyncio.shield(snapshot)
         except asyncio.CancelledError:
             s.approvals.cancel_all()
             emit(TurnAbortedEvent(reason="interrupted"))
