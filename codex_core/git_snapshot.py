@@ -55,7 +55,11 @@ class RestoreResult:
 
 
 def _git(
-    args: list[str], cwd: Path, env: Mapping[str, str] | None = None, stdin: bytes | None = None
+    args: list[str],
+    cwd: Path,
+    env: Mapping[str, str] | None = None,
+    stdin: bytes | None = None,
+    ok: tuple[int, ...] = (0,),
 ) -> bytes:
     try:
         done = subprocess.run(
@@ -71,7 +75,7 @@ def _git(
         raise SnapshotError("git is not installed") from err
     except subprocess.TimeoutExpired as err:
         raise SnapshotError(f"git {args[0]} took longer than {GIT_TIMEOUT_SECONDS}s") from err
-    if done.returncode != 0:
+    if done.returncode not in ok:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         raise SnapshotError(f"git {args[0]} failed: {message[-1] if message else done.returncode}")
     return done.stdout
@@ -197,3 +201,26 @@ def drop_snapshot(snapshot: Snapshot) -> None:
         _git(["update-ref", "-d", snapshot.ref], snapshot.root)
     except SnapshotError:
         pass
+
+
+def working_tree_diff(cwd: Path) -> str:
+    """`git diff` against HEAD (the empty tree before the first commit) plus new files.
+
+    What `/diff` shows: tracked changes and untracked, not ignored, files as additions.
+
+    Raises:
+        NotAGitRepoError: `cwd` is not inside a work tree.
+        SnapshotError: git failed or is missing.
+    """
+    root = work_tree_root(cwd)
+    try:
+        _git(["rev-parse", "--verify", "--quiet", "HEAD"], root)
+        base = "HEAD"
+    except SnapshotError:
+        base = _git(["hash-object", "-t", "tree", "/dev/null"], root).decode().strip()
+    parts = [_git(["diff", "--no-color", base, "--"], root)]
+    untracked = _git(["ls-files", "--others", "--exclude-standard", "-z"], root)
+    for path in sorted(p for p in untracked.split(b"\0") if p):
+        new_file = ["diff", "--no-color", "--no-index", "--", "/dev/null", path.decode()]
+        parts.append(_git(new_file, root, ok=(0, 1)))
+    return b"".join(parts).decode("utf-8", "replace")

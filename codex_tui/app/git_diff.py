@@ -1,55 +1,8 @@
-"""The working tree's git diff for `/diff`: tracked changes against HEAD plus untracked files."""
+"""Colouring a unified diff (from `codex_core.git_snapshot.working_tree_diff`) for the pager."""
 
 from __future__ import annotations
 
-import subprocess
-from pathlib import Path
-
 from textual.content import Content
-
-GIT_TIMEOUT_SECONDS = 30
-
-
-class NotInGitError(Exception):
-    """The directory is not inside a git work tree."""
-
-
-def _git(args: list[str], cwd: Path, ok: tuple[int, ...] = (0,)) -> str:
-    done = subprocess.run(
-        ["git", *args],
-        cwd=cwd,
-        capture_output=True,
-        timeout=GIT_TIMEOUT_SECONDS,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    if done.returncode not in ok:
-        raise subprocess.CalledProcessError(done.returncode, args, done.stdout, done.stderr)
-    return done.stdout.decode("utf-8", "replace")
-
-
-def working_tree_diff(cwd: Path) -> str:
-    """`git diff HEAD` (or against the empty tree before the first commit) and new files.
-
-    Raises:
-        NotInGitError: `cwd` is not in a git work tree (or git is missing).
-    """
-    try:
-        root = Path(_git(["rev-parse", "--show-toplevel"], cwd).strip())
-    except (OSError, subprocess.CalledProcessError) as err:
-        raise NotInGitError(str(cwd)) from err
-    try:
-        _git(["rev-parse", "--verify", "--quiet", "HEAD"], root)
-        base = "HEAD"
-    except subprocess.CalledProcessError:
-        base = _git(["hash-object", "-t", "tree", "/dev/null"], root).strip()
-    parts = [_git(["diff", "--no-color", base, "--"], root)]
-    untracked = _git(["ls-files", "--others", "--exclude-standard", "-z"], root)
-    for path in sorted(p for p in untracked.split("\0") if p):
-        parts.append(
-            _git(["diff", "--no-color", "--no-index", "--", "/dev/null", path], root, ok=(0, 1))
-        )
-    return "".join(parts)
 
 
 def diff_lines(diff: str) -> list[Content]:

@@ -14,6 +14,7 @@ from codex_core.git_snapshot import (
     SnapshotError,
     restore_snapshot,
     take_snapshot,
+    working_tree_diff,
 )
 from codex_core.session.undo import UndoStack
 
@@ -109,3 +110,24 @@ def test_undo_stack_undoes_the_last_turn_then_says_nothing_left(repo: Path) -> N
     with pytest.raises(SnapshotError, match="nothing to undo"):
         asyncio.run(stack.undo())
     assert git(repo, "for-each-ref", SNAPSHOT_REF_PREFIX) == ""
+
+
+def test_working_tree_diff_shows_changes_and_new_files_but_not_ignored(repo: Path) -> None:
+    (repo / "a.txt").write_text("two\n")
+    (repo / "new.txt").write_text("fresh\n")
+    (repo / "ignored").mkdir()
+    (repo / "ignored" / "x.txt").write_text("no\n")
+    diff = working_tree_diff(repo)
+    assert "-one" in diff and "+two" in diff
+    assert "+++ b/new.txt" in diff and "+fresh" in diff
+    assert "ignored/x.txt" not in diff
+
+
+def test_working_tree_diff_before_the_first_commit_and_outside_git(tmp_path: Path) -> None:
+    unborn = tmp_path / "unborn"
+    unborn.mkdir()
+    git(unborn, "init", "-q")
+    (unborn / "f.txt").write_text("hi\n")
+    assert "+hi" in working_tree_diff(unborn)
+    with pytest.raises(NotAGitRepoError):
+        working_tree_diff(tmp_path)

@@ -11,6 +11,7 @@ from textual.app import App
 from textual.content import Content
 from textual.widget import Widget
 
+from codex_core.git_snapshot import NotAGitRepoError, SnapshotError, working_tree_diff
 from codex_core.protocol import (
     CleanBackgroundTerminalsOp,
     CompactOp,
@@ -29,7 +30,7 @@ from codex_core.protocol.common import (
     SandboxPolicy,
     WorkspaceWritePolicy,
 )
-from codex_tui.app.git_diff import NotInGitError, diff_lines, working_tree_diff
+from codex_tui.app.git_diff import diff_lines
 from codex_tui.app.screens.chat_events import EventApplier
 from codex_tui.app.screens.choice import Choice, ChoiceScreen
 from codex_tui.app.screens.pager import PagerScreen
@@ -256,10 +257,13 @@ class SlashRunner:
         cwd = Path(self.screen.applier.cwd or ".")
         try:
             diff = await asyncio.to_thread(working_tree_diff, cwd)
-        except NotInGitError:
+        except NotAGitRepoError:
             await self.screen.add_cell(
                 NoticeCell("info", f"/diff needs a git repository; {cwd} is not inside one")
             )
+            return
+        except SnapshotError as err:
+            await self.screen.add_cell(NoticeCell("error", f"/diff failed: {err}"))
             return
         lines = diff_lines(diff) if diff.strip() else [Content("No changes.")]
         await self.screen.app.push_screen(PagerScreen("Diff (working tree vs HEAD)", lines))
