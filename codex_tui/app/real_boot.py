@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
 import logging
 from datetime import UTC, datetime
 from pathlib import Path
@@ -49,12 +48,17 @@ class RealBoot:
     """Implements `Boot` with the real core; keeps the current Config."""
 
     def __init__(
-        self, overrides: ConfigOverrides, cli_overrides: list[str], config: Config
+        self,
+        overrides: ConfigOverrides,
+        cli_overrides: list[str],
+        config: Config,
+        log_name: str = "codex-tui.log",
     ) -> None:
         self.overrides = overrides
         self.cli_overrides = cli_overrides
         self.config = config
         self.project, self.is_git_repo = project_root(config.cwd)
+        self.log_name = log_name
 
     def trust_request(self) -> TrustRequest | None:
         """Ask only when nothing is recorded and no flag chose the policies."""
@@ -121,16 +125,11 @@ class RealBoot:
         return True
 
     async def start(self, resume_path: Path | None) -> CoreClient:
-        """A new Session, or one resumed from its rollout, on its own thread and loop (so
-        its work never delays a keystroke; see `core_thread`)."""
-        from codex_tui.app.core_thread import start_on_thread
+        """A new Session, or one resumed from its rollout, in a process of its own (so
+        parsing a streamed answer never holds the interpreter lock a keystroke needs; see
+        `core_process`)."""
+        from codex_tui.app.core_process import start_in_process
 
-        async def create() -> CoreClient:
-            # Imported on the core's thread, so the first screen paints while it loads.
-            module = importlib.import_module("codex_core.session")
-            session: CoreClient = await module.Session.create(
-                self.config, source="cli", resume_path=resume_path
-            )
-            return session
-
-        return await start_on_thread(create)
+        return await start_in_process(
+            self.config, resume_path, source="cli", log_name=self.log_name
+        )

@@ -5,7 +5,6 @@ Importing this module is cheap: Textual and the session are imported only when t
 
 from __future__ import annotations
 
-import logging
 import os
 import sys
 from pathlib import Path
@@ -125,7 +124,7 @@ def _run(
         draft=typed.text if typed else "",
         send_draft=bool(typed and typed.submitted and not prompt and not images),
     )
-    app = CodexApp(RealBoot(overrides, list(cli_overrides), config), options)
+    app = CodexApp(RealBoot(overrides, list(cli_overrides), config, LOG_FILE), options)
     summary = app.run()
     if frame is not None:
         frame.close()
@@ -173,22 +172,6 @@ def _resume_path(
 
 def _log_to_file(config: Config) -> None:
     """Core logs go to CODEX_HOME/log/ so they never draw over the UI."""
-    root = logging.getLogger()
-    for existing in list(root.handlers):
-        if isinstance(existing, logging.StreamHandler) and not isinstance(
-            existing, logging.FileHandler
-        ):
-            root.removeHandler(existing)
-    from codex_core.private_files import private_mkdir, touch_private
+    from codex_core.frontend.logfile import log_to_file
 
-    try:
-        log_dir = config.codex_home / "log"
-        private_mkdir(log_dir)
-        touch_private(log_dir / LOG_FILE)  # prompts and code end up in it: 0600, never 0644
-        handler: logging.Handler = logging.FileHandler(log_dir / LOG_FILE, encoding="utf-8")
-    except OSError:
-        handler = logging.NullHandler()
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    root.addHandler(handler)
-    if root.level > logging.INFO or root.level == logging.NOTSET:
-        root.setLevel(logging.INFO)
+    log_to_file(config.codex_home, LOG_FILE)

@@ -1,7 +1,8 @@
 """Benchmark: a 20,000-delta answer in the real TUI, ours beside codex-rust, in a pty.
 
-For each program: CPU seconds the process spends from sending the prompt until the last word
-is on screen, and keystroke → echo latency (ms) for keys typed while the answer streams.
+For each program: CPU seconds the process (with its child processes) spends from sending the
+prompt until the last word is on screen, and keystroke → echo latency (ms) for keys typed
+while the answer streams, measured when the echo's bytes reach the terminal.
 Run: `.venv/bin/python tests/bench/tui_stream.py [ROUNDS]` (prints medians; codex-rust is
 skipped when it is not installed; its CODEX_HOME lives outside /tmp, as it requires).
 """
@@ -13,6 +14,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -32,32 +34,80 @@ CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU of a process (all its threads) so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+    """User + system CPU so far of a process (all its threads) and its live descendants
+    (our TUI runs its session in a child process)."""
+    total, parents = 0.0, {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(stat.parent.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])))
+    for candidate, (_, ticks) in parents.items():
+        ancestor = candidate
+        while ancestor not in (pid, 0, 1) and ancestor in parents:
+            ancestor = parents[ancestor][0]
+        if ancestor == pid:
+            total += ticks / CLOCK_TICKS
+    return total
 
 
-class Screen:
+class Terminal:
+    """The child's pty as a terminal would see it: a reader thread takes every chunk as it
+    arrives and stamps it; nothing is parsed while keys are measured, so the harness takes no
+    CPU from the program under test. `replay` runs the chunks through pyte afterwards."""
+
     def __init__(self, child: pexpect.spawn) -> None:
         self.child = child
-        self.screen = pyte.Screen(110, 36)
-        self.stream = pyte.ByteStream(self.screen)
+        self.chunks: list[tuple[float, bytes]] = []
+        threading.Thread(target=self._read, daemon=True).start()
 
-    def pump(self, timeout: float = 0.01) -> None:
-        try:
-            self.stream.feed(self.child.read_nonblocking(1 << 20, timeout=timeout))
-        except pexpect.TIMEOUT:
-            pass
+    def _read(self) -> None:
+        while True:
+            try:
+                data = os.read(self.child.child_fd, 1 << 20)
+            except OSError:
+                return
+            if not data:
+                return
+            self.chunks.append((time.perf_counter(), data))
 
-    def text(self) -> str:
-        return "\n".join(self.screen.display)
-
-    def wait(self, predicate: object, timeout: float = 120) -> None:
+    def wait_for_bytes(self, needle: bytes, since: int = 0, timeout: float = 120) -> int:
+        """Wait until `needle` appears in the raw output after chunk `since`; returns the
+        number of chunks read by then."""
         deadline = time.monotonic() + timeout
-        while not predicate():  # type: ignore[operator]
-            if time.monotonic() > deadline:
-                raise SystemExit("timed out; screen:\n" + self.text())
-            self.pump()
+        checked, tail = since, b""
+        while time.monotonic() < deadline:
+            count = len(self.chunks)
+            for _, data in self.chunks[checked:count]:
+                if needle in tail + data:
+                    return count
+                tail = data[-len(needle) :]
+            checked = count
+            time.sleep(0.01)
+        raise SystemExit(f"timed out waiting for {needle!r}")
+
+    def replay(self, keys: list[tuple[float, str]]) -> list[float]:
+        """Per key (sent at, text typed so far): seconds until the chunk that put that text in
+        the composer arrived; keys sent after the answer's end are left out."""
+        screen = pyte.Screen(110, 36)
+        stream = pyte.ByteStream(screen)
+        pending = list(keys)
+        latencies: list[float] = []
+        for at, data in self.chunks:
+            stream.feed(data)
+            if not pending or at < pending[0][0]:
+                continue
+            text = "\n".join(screen.display)
+            if END in text:
+                break
+            while pending and pending[0][0] <= at and _echoed(text, pending[0][1]):
+                latencies.append(at - pending.pop(0)[0])
+        return latencies
+
+
+def _echoed(text: str, typed: str) -> bool:
+    return f"› {typed}" in text or f"│ {typed}" in text
 
 
 def one_run(argv: list[str], home: Path, project: Path) -> tuple[float, list[float]]:
@@ -74,32 +124,31 @@ def one_run(argv: list[str], home: Path, project: Path) -> tuple[float, list[flo
         child = pexpect.spawn(
             args[0], args[1:], cwd=str(project), env=env, dimensions=(36, 110), encoding=None
         )
-        screen = Screen(child)
-        screen.wait(lambda: "Ask Codex" in screen.text() or "codex" in screen.text().lower())
+        child.delaybeforesend = None  # pexpect sleeps 50 ms before every send by default
+        terminal = Terminal(child)
+        terminal.wait_for_bytes(b"Ask Codex")
         time.sleep(1.5)
-        screen.pump()
         child.send(b"go")
         time.sleep(0.4)
         start_cpu = cpu_seconds(child.pid)
+        started = len(terminal.chunks)
         child.send(b"\r")
-        latencies: list[float] = []
+        keys: list[tuple[float, str]] = []
         typed = ""
-        for char in "abcdefgh":
-            time.sleep(0.15)
-            if END in screen.text():
-                break
+        for char in "qzjxkvwyqzjxkvwy":  # no prefix of it appears elsewhere on either screen
+            time.sleep(0.12)
             typed += char
-            sent = time.perf_counter()
+            keys.append((time.perf_counter(), typed))
             child.send(char.encode())
-            screen.wait(lambda t=typed: f"› {t}" in screen.text() or f"│ {t}" in screen.text())
-            latencies.append(time.perf_counter() - sent)
-        screen.wait(lambda: END in screen.text())
+        terminal.wait_for_bytes(END.encode(), since=started)
         cpu = cpu_seconds(child.pid) - start_cpu
+        time.sleep(0.3)
         child.terminate(force=True)
-        return cpu, latencies
+        return cpu, terminal.replay(keys)
 
 
 def main() -> None:
+    sys.setswitchinterval(0.0005)  # the reader thread stamps each chunk as it arrives
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     programs = {"ours": [str(Path(sys.executable).parent / "codex")]}
     if shutil.which("codex-rust"):

@@ -44,7 +44,7 @@ from codex_tui.app.messages import CoreEvents
 from codex_tui.app.screens.approval import ApprovalScreen
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.resume_picker import ResumePickerScreen
-from codex_tui.app.widgets.cells.agent_cell import AgentCell, MarkdownSegment
+from codex_tui.app.widgets.cells.agent_cell import AgentCell
 from codex_tui.app.widgets.cells.exec_cell import ExecCell
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
@@ -398,7 +398,7 @@ async def test_picker_enter_resumes_highlighted_session_and_replays() -> None:
         assert users == ["earlier question"]
         answers = [cell.text for cell in app.screen.query(AgentCell)]
         assert answers == ["earlier answer"]
-        shown = [segment.source for segment in app.screen.query(MarkdownSegment)]
+        shown = [s for cell in app.screen.query(AgentCell) for s in cell.segment_sources]
         assert shown == ["earlier answer"]
 
 

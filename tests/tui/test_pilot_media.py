@@ -157,7 +157,7 @@ def test_file_walk_outside_git_honours_gitignore_files(tmp_path: Path) -> None:
 
 async def test_a_long_streamed_table_stays_in_one_segment(tmp_path: Path) -> None:
     from codex_core.protocol import AgentMessageDeltaEvent, AgentMessageEvent, TaskStartedEvent
-    from codex_tui.app.widgets.cells.agent_cell import MarkdownSegment
+    from codex_tui.app.widgets.cells.agent_cell import AgentCell
 
     rows = "".join(f"| row {i} | value {i} |\n" for i in range(300))
     answer = "Intro.\n\n| name | value |\n|---|---|\n" + rows + "\nAfter the table.\n"
@@ -171,7 +171,7 @@ async def test_a_long_streamed_table_stays_in_one_segment(tmp_path: Path) -> Non
                 await settle(pilot, boot.core)
         boot.core.emit(AgentMessageEvent(message=answer))
         await settle(pilot, boot.core)
-        sources = [segment.source for segment in app.screen.query(MarkdownSegment)]
+        sources = app.screen.query_one(AgentCell).segment_sources
         holding = [s for s in sources if "| row 0 |" in s or "| row 299 |" in s]
         assert len(holding) == 1 and "|---|---|" in holding[0] and "| row 299 |" in holding[0]
         assert "After the table." in sources[-1]

@@ -37,7 +37,7 @@ from codex_tui.app.formatting import (
 )
 from codex_tui.app.history import ComposerHistory, Fetch, Show
 from codex_tui.app.turn_timer import TurnTimer
-from codex_tui.app.widgets.cells.agent_cell import SEGMENT_CHARS, open_fence, split_point
+from codex_tui.app.markdown_split import SEGMENT_CHARS, open_fence, split_point
 from tests.tui.fake_core import FakeCore, frozen_clock
 
 

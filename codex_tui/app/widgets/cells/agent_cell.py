@@ -1,158 +1,121 @@
-"""The assistant's answer, rendered as Markdown while it streams."""
+"""The assistant's answer, rendered as Markdown while it streams.
+
+One widget draws the whole answer through Textual's line API: the answer is cut into
+segments (`markdown_split`); a closed segment is rendered once and its lines kept, and each
+frame re-renders only the live one. A container of per-segment widgets cost three layers of
+compositing per screen line and two Markdown renders per frame, and that work kept
+keystrokes waiting while long answers streamed.
+"""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
-from textual.widgets import Static
+from rich.segment import Segment
+from rich.style import Style
+from textual.geometry import Size
+from textual.strip import Strip
+from textual.widget import Widget
 
-from codex_tui.app.markdown_render import AgentMarkdown as RichMarkdown
+from codex_tui.app.markdown_render import AgentMarkdown
+from codex_tui.app.markdown_split import StreamSegments
 
 MAX_STREAM_CHARS = 200_000
 """Past this many characters the display stops growing (the rollout keeps the whole answer)."""
-SEGMENT_CHARS = 4_000
-"""Streamed text is split into segments of about this size, so each frame re-renders only
-the last one instead of one ever-growing document."""
-FENCES = ("```", "~~~")
+BULLET = "• "
+INDENT = "  "
 
 
-MAX_TABLE_CHARS = 20 * SEGMENT_CHARS
-"""A table is never split across segments (a piece without its header row would render as
-plain text) unless it grows past this."""
+class AgentCell(Widget):
+    """A bullet and the answer's Markdown, growing as deltas arrive."""
 
-
-def split_point(text: str, start: int) -> int | None:
-    """Where to end the segment starting at `start`: a line break, else a space; None if the
-    segment is short, or ends in a table that is still streaming."""
-    if len(text) - start <= SEGMENT_CHARS:
-        return None
-    window_start = start + SEGMENT_CHARS // 2
-    for separator in ("\n\n", "\n", " "):
-        index = text.rfind(separator, window_start, start + SEGMENT_CHARS)
-        if index != -1:
-            cut = index + len(separator)
-            if _table_row_before(text, cut):
-                return _after_table(text, cut, start)
-            return cut
-    return start + SEGMENT_CHARS
-
-
-def _table_row_before(text: str, cut: int) -> bool:
-    """Whether the line ending at (or running through) `cut` is a Markdown table row."""
-    line_start = text.rfind("\n", 0, max(cut - 1, 0)) + 1
-    return text[line_start:cut].lstrip().startswith("|")
-
-
-def _after_table(text: str, cut: int, start: int) -> int | None:
-    """The start of the first line after the table around `cut`; None while it streams."""
-    position = text.rfind("\n", 0, max(cut - 1, 0)) + 1
-    while True:
-        newline = text.find("\n", position)
-        if newline == -1:
-            # The table is still arriving: keep it in this segment, up to a point.
-            return None if len(text) - start <= MAX_TABLE_CHARS else cut
-        position = newline + 1
-        if not text[position:].lstrip(" ").startswith("|") and position < len(text):
-            return position
-
-
-def open_fence(source: str, fence: str | None) -> str | None:
-    """The code fence still open at the end of `source`, given the one open at its start."""
-    for line in source.split("\n"):
-        stripped = line.lstrip()
-        if fence is None:
-            if stripped.startswith(FENCES):
-                fence = stripped.rstrip()
-        elif stripped.startswith(fence[:3]) and not stripped[3:].strip():
-            fence = None
-    return fence
-
-
-class MarkdownSegment(Static):
-    """One piece of the answer, rendered as Markdown in a single widget (cheap to lay out)."""
-
-    def __init__(self, source: str = "") -> None:
-        super().__init__(RichMarkdown(source))
-        self.source = source
-
-    def set_source(self, source: str) -> None:
-        """Re-render with new Markdown text."""
-        if source != self.source:
-            self.source = source
-            self.update(RichMarkdown(source))
-
-
-class AgentCell(Horizontal):
-    """A bullet and Markdown segments that grow as deltas arrive."""
+    DEFAULT_CSS = """
+    AgentCell {
+        height: auto;
+    }
+    """
 
     def __init__(self, text: str = "") -> None:
         super().__init__()
         self.text = text
-        self._shown = 0
-        self._segment_start = 0
-        self._segment_fence: str | None = None
-        self._clipped = False
-        self._ready = False
+        self._segments = StreamSegments(MAX_STREAM_CHARS)
+        self._segments.update(text)
+        self._width = -1
+        self._closed_lines: list[Strip] = []
+        self._closed_count = 0
+        self._live_lines: list[Strip] | None = None
 
-    def compose(self) -> ComposeResult:
-        yield Static("•", classes="bullet")
-        yield Vertical(classes="segments")
-
-    async def on_mount(self) -> None:
-        """Render whatever text arrived before mounting."""
-        await self.query_one(".segments").mount(MarkdownSegment())
-        self._ready = True
-        await self._render_new()
+    @property
+    def segment_sources(self) -> list[str]:
+        """The Markdown of each segment, the live one last."""
+        return list(self._segments.sources)
 
     async def append(self, delta: str) -> None:
-        """Add streamed text (partial lines included) and render it."""
-        self.text += delta
-        await self._render_new()
+        """Add streamed text (partial lines included)."""
+        self._follow(self.text + delta)
 
     async def finish(self, message: str) -> None:
         """Show the authoritative full message (it normally extends what streamed)."""
-        if message.startswith(self.text):
-            self.text = message
-            await self._render_new()
-            return
-        self.text = message
-        self._shown = self._segment_start = 0
-        self._segment_fence = None
-        self._clipped = False
-        if self._ready:
-            segments = self.query_one(".segments")
-            await segments.remove_children()
-            await segments.mount(MarkdownSegment())
-            await self._render_new()
+        self._follow(message)
 
-    async def _render_new(self) -> None:
-        if self._clipped or not self._ready:
-            return
-        end = min(len(self.text), MAX_STREAM_CHARS)
-        while self._shown < end:
-            cut = split_point(self.text[:end], self._segment_start)
-            if cut is None:
-                self._shown = end
-                self._current().set_source(self._segment_source(end))
-                break
-            await self._close_segment(cut)
-        if len(self.text) > MAX_STREAM_CHARS and not self._clipped:
-            self._clipped = True
-            note = "\n\n*… answer too long to show in full; the transcript file keeps all of it.*"
-            self._current().set_source(self._segment_source(end) + note)
+    def _follow(self, text: str) -> None:
+        self.text = text
+        before = (len(self._segments.sources), self._segments.sources[-1])
+        restarted = self._segments.update(text)
+        if restarted:
+            self._forget_lines()
+        if restarted or (len(self._segments.sources), self._segments.sources[-1]) != before:
+            self._live_lines = None
+            if self.is_mounted:
+                self.refresh(layout=True)
 
-    async def _close_segment(self, cut: int) -> None:
-        """End the current segment at `cut` (closing an open code fence) and start a new one."""
-        fence = open_fence(self.text[self._segment_start : cut], self._segment_fence)
-        closer = "\n" + fence[:3] if fence else ""
-        self._current().set_source(self._segment_source(cut).rstrip("\n") + closer)
-        self._segment_start = self._shown = cut
-        self._segment_fence = fence
-        await self.query_one(".segments").mount(MarkdownSegment(self._segment_source(cut)))
+    def _forget_lines(self) -> None:
+        self._closed_lines, self._closed_count, self._live_lines = [], 0, None
 
-    def _segment_source(self, end: int) -> str:
-        opener = f"{self._segment_fence}\n" if self._segment_fence else ""
-        return opener + self.text[self._segment_start : end]
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """How many lines the answer takes at `width`."""
+        closed, live = self._lines(width)
+        return max(len(closed) + len(live), 1)
 
-    def _current(self) -> MarkdownSegment:
-        return self.query(".segments > MarkdownSegment").last(MarkdownSegment)
+    def render_line(self, y: int) -> Strip:
+        """Line `y` of the answer (the bullet on the first)."""
+        width = self.size.width
+        closed, live = self._lines(width)
+        if y < len(closed):
+            return closed[y]
+        if y - len(closed) < len(live):
+            return live[y - len(closed)]
+        if y == 0:
+            return Strip([Segment(BULLET, self.rich_style)])
+        return Strip.blank(width)
+
+    def _lines(self, width: int) -> tuple[list[Strip], list[Strip]]:
+        if width != self._width:
+            self._forget_lines()
+            self._width = width
+        sources = self._segments.sources
+        while self._closed_count < len(sources) - 1:
+            first = not self._closed_lines
+            self._closed_lines += self._render(sources[self._closed_count], width, first)
+            self._closed_count += 1
+        if self._live_lines is None:
+            self._live_lines = self._render(sources[-1], width, not self._closed_lines)
+        return self._closed_lines, self._live_lines
+
+    def _render(self, source: str, width: int, first: bool) -> list[Strip]:
+        """A segment's Markdown as lines `width` wide, indented under the bullet."""
+        text_width = width - len(BULLET)
+        if text_width <= 0 or not source:
+            return []
+        app = self.app
+        style: Style = self.rich_style
+        options = app.console_options.update_width(text_width).update(highlight=False)
+        segments = Segment.apply_style(
+            app.console.render(AgentMarkdown(source), options), style=style
+        )
+        lines = Segment.split_and_crop_lines(
+            segments, text_width, include_new_lines=False, pad=False
+        )
+        bullet, indent = Segment(BULLET, style), Segment(INDENT, style)
+        return [
+            Strip([bullet if first and index == 0 else indent, *line])
+            for index, line in enumerate(lines)
+        ]

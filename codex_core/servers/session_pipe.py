@@ -1,0 +1,209 @@
+"""A Session in a process of its own, driven over pipes: ops in, events out.
+
+The TUI runs its session here, not on a thread of its own process: parsing thousands of
+streamed deltas a second held the interpreter lock, and every keystroke waited for it
+(Python threads share one lock; processes share none). The parent starts this with
+`python -I -c` (the working directory is never on `sys.path`), writes one start message
+(a length-prefixed pickle: the config, the rollout to resume, the session source and the
+log file name), then one JSON line per op. This writes JSON lines:
+
+    {"t": "ready"}                      the session exists
+    {"t": "failed", "message": "…"}     it could not be created (the process then exits)
+    {"t": "ack", "n": 3, "id": "4"}     op number 3 was queued as submission "4"
+    {"t": "events", "events": [...]}    events in order, runs of deltas merged
+
+Deltas are gathered for a few milliseconds before a write, so a flood of them costs the
+parent a few dozen lines a second, not thousands. End of input (the parent exited or was
+killed) shuts the session down, which ends its commands, then the process exits. Standard
+output carries only this protocol; anything printed by accident goes to standard error,
+which the parent logs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import pickle
+import struct
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from codex_core.config import Config
+from codex_core.protocol import (
+    OP,
+    AgentMessageDeltaEvent,
+    AgentReasoningDeltaEvent,
+    Event,
+    ExecCommandOutputDeltaEvent,
+    ShutdownCompleteEvent,
+    ShutdownOp,
+)
+
+HEADER = struct.Struct(">I")
+"""The start message's length prefix."""
+GATHER_SECONDS = 0.008
+"""After a delta, how long more events are gathered before the batch is written."""
+MAX_BATCH_EVENTS = 2000
+SHUTDOWN_SECONDS = 10.0
+"""After end of input, how long the session gets to shut down before the process exits."""
+
+
+def encode_start(config: Config, resume_path: Path | None, source: str, log_name: str) -> bytes:
+    """The start message the parent writes first."""
+    body = pickle.dumps(
+        {
+            "config": config,
+            "resume_path": resume_path,
+            "source": source,
+            "log_name": log_name,
+        }
+    )
+    return HEADER.pack(len(body)) + body
+
+
+def main() -> None:
+    """Entry point in the child process."""
+    channel = os.dup(1)
+    os.dup2(2, 1)  # a stray print must not break the protocol
+    stdin = sys.stdin.buffer
+    start = _read_start(stdin)
+    if start is None:
+        return
+    config: Config = start["config"]
+    from codex_core.frontend.logfile import log_to_file
+
+    log_to_file(config.codex_home, start["log_name"])
+    asyncio.run(_serve(start, config, channel))
+
+
+def _read_start(stdin: BinaryIO) -> dict[str, Any] | None:
+    head = stdin.read(HEADER.size)
+    if len(head) < HEADER.size:
+        return None
+    (size,) = HEADER.unpack(head)
+    body = stdin.read(size)
+    if len(body) < size:
+        return None
+    start: dict[str, Any] = pickle.loads(body)  # written by our own parent, never by a model
+    return start
+
+
+async def _serve(start: dict[str, Any], config: Config, channel: int) -> None:
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader(limit=1 << 30)
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+    out = _Writer(channel)
+    from codex_core.session import Session
+
+    try:
+        session = await Session.create(
+            config, source=start["source"], resume_path=start["resume_path"]
+        )
+    except Exception as err:  # reported to the parent, which shows it and exits
+        out.write({"t": "failed", "message": str(err) or err.__class__.__name__})
+        return
+    out.write({"t": "ready"})
+    forward = asyncio.create_task(_forward(session.next_event, out.write))
+    shutdown_sent = False
+    while not forward.done():
+        line = await _next_line(reader, forward)
+        if line is None:
+            break
+        request = json.loads(line)
+        op = OP.validate_python(request["op"])
+        shutdown_sent = shutdown_sent or isinstance(op, ShutdownOp)
+        out.write({"t": "ack", "n": request["n"], "id": await session.submit(op)})
+    if not forward.done():
+        if not shutdown_sent:
+            await session.submit(ShutdownOp())
+        try:
+            await asyncio.wait_for(forward, SHUTDOWN_SECONDS)
+        except TimeoutError:
+            pass
+
+
+async def _next_line(reader: asyncio.StreamReader, forward: asyncio.Task[None]) -> bytes | None:
+    """The next op line; None at end of input or once the session has shut down."""
+    read = asyncio.ensure_future(reader.readline())
+    await asyncio.wait({read, forward}, return_when=asyncio.FIRST_COMPLETED)
+    if not read.done():
+        read.cancel()
+        return None
+    line = read.result()
+    return line or None
+
+
+async def _forward(next_event: Callable[[], Any], write: Callable[[dict[str, Any]], None]) -> None:
+    """Write events in batches until `shutdown_complete`."""
+    loop = asyncio.get_running_loop()
+    while True:
+        batch: list[Event] = [await next_event()]
+        if _is_delta(batch[0]):
+            deadline = loop.time() + GATHER_SECONDS
+            try:
+                async with asyncio.timeout_at(deadline):
+                    while len(batch) < MAX_BATCH_EVENTS and loop.time() < deadline:
+                        event = await next_event()
+                        batch.append(event)
+                        if not _is_delta(event):
+                            break
+            except TimeoutError:
+                pass
+        merged = merge_deltas(batch)
+        write({"t": "events", "events": [event.model_dump(mode="json") for event in merged]})
+        if isinstance(batch[-1].msg, ShutdownCompleteEvent):
+            return
+
+
+def _is_delta(event: Event) -> bool:
+    return isinstance(
+        event.msg, AgentMessageDeltaEvent | AgentReasoningDeltaEvent | ExecCommandOutputDeltaEvent
+    )
+
+
+def merge_deltas(events: list[Event]) -> list[Event]:
+    """Runs of the same kind of delta (one command's output) merged into one event each."""
+    out: list[Event] = []
+    for event in events:
+        msg, last = event.msg, out[-1].msg if out else None
+        if isinstance(msg, AgentMessageDeltaEvent) and isinstance(last, AgentMessageDeltaEvent):
+            merged: Any = AgentMessageDeltaEvent(delta=last.delta + msg.delta)
+        elif isinstance(msg, AgentReasoningDeltaEvent) and isinstance(
+            last, AgentReasoningDeltaEvent
+        ):
+            merged = AgentReasoningDeltaEvent(delta=last.delta + msg.delta)
+        elif (
+            isinstance(msg, ExecCommandOutputDeltaEvent)
+            and isinstance(last, ExecCommandOutputDeltaEvent)
+            and last.call_id == msg.call_id
+            and last.stream == msg.stream
+        ):
+            merged = ExecCommandOutputDeltaEvent(
+                call_id=msg.call_id, stream=msg.stream, chunk=last.chunk + msg.chunk
+            )
+        else:
+            out.append(event)
+            continue
+        out[-1] = Event(id=out[-1].id, msg=merged)
+    return out
+
+
+class _Writer:
+    """JSON lines to the parent; once the parent is gone, writes are dropped."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.closed = False
+
+    def write(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        data = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+        try:
+            while data:  # blocking: a parent slow to read holds the session back, bounded
+                data = data[os.write(self.fd, data) :]
+        except OSError:  # the parent exited: the session still shuts down cleanly
+            self.closed = True
