@@ -12,6 +12,7 @@ import asyncio
 import itertools
 import json
 import logging
+import signal
 import sys
 from collections import deque
 from pathlib import Path
@@ -19,6 +20,7 @@ from pathlib import Path
 from codex_core.config import Config
 from codex_core.protocol import Event, Op
 from codex_core.servers.session_pipe import encode_start
+from codex_tui.app.formatting import shorten_path
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +43,9 @@ class SessionProcessError(Exception):
 class ProcessCore:
     """A CoreClient over a `session_pipe` child process."""
 
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, log_path: str) -> None:
         self.process = process
+        self.log_path = log_path
         self._numbers = itertools.count(1)
         self._acks: dict[int, asyncio.Future[str]] = {}
         self._events: deque[Event] = deque()
@@ -133,8 +136,16 @@ class ProcessCore:
 
     def _exit_reason(self) -> str:
         code = self.process.returncode
-        ended = "ended" if code is None else f"ended with exit code {code}"
-        return f"the session process {ended}; the log in CODEX_HOME/log/ says why"
+        if code is None:
+            ended = "stopped answering"
+        elif code < 0:
+            try:
+                ended = f"was killed ({signal.Signals(-code).name})"
+            except ValueError:
+                ended = f"was killed (signal {-code})"
+        else:
+            ended = f"exited with code {code}"
+        return f"the session process {ended}; see {self.log_path}"
 
 
 async def start_in_process(
@@ -159,7 +170,7 @@ async def start_in_process(
         )
     except OSError as err:
         raise SessionProcessError(f"could not start the session process: {err}") from None
-    core = ProcessCore(process)
+    core = ProcessCore(process, shorten_path(str(config.codex_home / "log" / log_name)))
     assert process.stdin is not None
     process.stdin.write(encode_start(config, resume_path, source, log_name))
     await core.start()

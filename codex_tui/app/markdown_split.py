@@ -76,6 +76,9 @@ class StreamSegments:
 
     def _reset(self) -> None:
         self.sources = [""]
+        self.blank_before = [False]
+        """Per segment: whether a blank line separates it from the one before (a paragraph
+        break was cut), which the display has to draw, as each segment renders alone."""
         self._text = ""
         self._shown = 0
         self._start = 0
@@ -112,6 +115,7 @@ class StreamSegments:
         self._start = self._shown = cut
         self._fence = fence
         self.sources.append(self._source(cut))
+        self.blank_before.append(self._text[:cut].endswith("\n\n"))
 
     def _source(self, end: int) -> str:
         opener = f"{self._fence}\n" if self._fence else ""

@@ -1,4 +1,5 @@
-"""Snapshots of MCP call cells (running, result, error) and attached images."""
+"""Snapshots of MCP call cells (running, result, error), attached images and a long streamed
+answer."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from textual import events
 from textual.pilot import Pilot
 
 from codex_core.protocol import (
+    AgentMessageDeltaEvent,
     McpInvocation,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
@@ -87,3 +89,19 @@ def test_snapshot_images_attached(snap_compare: Compare) -> None:
     sent = UserMessageEvent(message="[Image #2] compare with", images=["data:,a", "data:,b"])
     app = app_for(str(tmp_path))
     assert snap_compare(app, terminal_size=SIZE, run_before=run_with(sent, then=paste))
+
+
+def test_snapshot_long_streamed_answer_keeps_code_and_table_whole(snap_compare: Compare) -> None:
+    """A code block that crosses a segment boundary stays highlighted on both sides, and the
+    table after it renders as a table (the answer arrives in 60-character deltas)."""
+    code = "".join(f"    total_{i} = measure(samples[{i}])\n" for i in range(80))
+    answer = (
+        "Here is the whole loop.\n\n"
+        + "The measurements come first. " * 100
+        + "\n\n```python\ndef run(samples):\n"
+        + code
+        + "    return total_0\n```\n\n| step | time |\n|---|---|\n| load | 12 ms |\n"
+        + "| parse | 30 ms |\n\nThat is all."
+    )
+    deltas = [AgentMessageDeltaEvent(delta=answer[i : i + 60]) for i in range(0, len(answer), 60)]
+    assert snap_compare(app_for(), terminal_size=SIZE, run_before=run_with(*deltas))

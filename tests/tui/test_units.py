@@ -36,8 +36,14 @@ from codex_tui.app.formatting import (
     truncate_line,
 )
 from codex_tui.app.history import ComposerHistory, Fetch, Show
+from codex_tui.app.markdown_split import (
+    CLIPPED_NOTE,
+    SEGMENT_CHARS,
+    StreamSegments,
+    open_fence,
+    split_point,
+)
 from codex_tui.app.turn_timer import TurnTimer
-from codex_tui.app.markdown_split import SEGMENT_CHARS, open_fence, split_point
 from tests.tui.fake_core import FakeCore, frozen_clock
 
 
@@ -199,6 +205,35 @@ def test_split_point_prefers_line_breaks_and_fences_carry_over() -> None:
     assert split_point("short", 0) is None
     assert open_fence("intro\n```python\nx = 1\n", None) == "```python"
     assert open_fence("y = 2\n```\nafter\n", "```python") is None
+
+
+def test_stream_segments_close_behind_the_stream_and_keep_fences_whole() -> None:
+    code = "".join(f"    value_{i} = compute({i})\n" for i in range(300))
+    text = "Intro paragraph.\n\n" + "word " * 700 + "\n\n```python\n" + code + "```\n\nDone.\n"
+    segments = StreamSegments(limit=200_000)
+    for end in range(0, len(text) + 1, 37):
+        assert not segments.update(text[:end])
+        closed = segments.sources[:-1]
+        assert all(len(source) <= SEGMENT_CHARS + 20 for source in closed)
+    segments.update(text)
+    assert len(segments.sources) > 2
+    # Every segment holding code opens and closes its own fence, so each one highlights.
+    for source in segments.sources:
+        if "value_" in source:
+            assert source.lstrip().startswith("```python") or "\n```python\n" in source
+            assert source.rstrip().endswith("```") or "```\n\nDone." in source
+    assert "".join(segments.sources).count("value_") == 300
+
+
+def test_stream_segments_restart_on_a_different_text_and_clip_long_answers() -> None:
+    segments = StreamSegments(limit=9_000)
+    segments.update("a" * 10 + " " + "b" * 5000 + "\n\n" + "c" * 3000)
+    assert not segments.update("a" * 10 + " " + "b" * 5000 + "\n\n" + "c" * 3000 + " more")
+    assert segments.update("something else entirely")
+    assert segments.sources == ["something else entirely"]
+    segments.update("x " * 6000)
+    assert segments.sources[-1].endswith(CLIPPED_NOTE)
+    assert sum(len(source) for source in segments.sources) < 9_000 + len(CLIPPED_NOTE) + 10
 
 
 def test_importing_tui_main_does_not_load_textual() -> None:

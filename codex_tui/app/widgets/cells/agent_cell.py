@@ -93,14 +93,22 @@ class AgentCell(Widget):
             self._width = width
         sources = self._segments.sources
         while self._closed_count < len(sources) - 1:
-            first = not self._closed_lines
-            self._closed_lines += self._render(sources[self._closed_count], width, first)
+            self._closed_lines += self._segment_lines(self._closed_count, width)
             self._closed_count += 1
         if self._live_lines is None:
-            self._live_lines = self._render(sources[-1], width, not self._closed_lines)
+            self._live_lines = self._segment_lines(len(sources) - 1, width)
         return self._closed_lines, self._live_lines
 
-    def _render(self, source: str, width: int, first: bool) -> list[Strip]:
+    def _segment_lines(self, index: int, width: int) -> list[Strip]:
+        """Segment `index` as lines, after the blank line that separated it from the one
+        before when a paragraph break was cut."""
+        first = not self._closed_lines
+        lines = self._markdown_lines(self._segments.sources[index], width, first)
+        if lines and not first and self._segments.blank_before[index]:
+            return [Strip.blank(width), *lines]
+        return lines
+
+    def _markdown_lines(self, source: str, width: int, first: bool) -> list[Strip]:
         """A segment's Markdown as lines `width` wide, indented under the bullet."""
         text_width = width - len(BULLET)
         if text_width <= 0 or not source:
