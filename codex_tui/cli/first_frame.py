@@ -45,10 +45,12 @@ _HIDE_CURSOR, _SHOW_CURSOR = "\x1b[?25l", "\x1b[?25h"
 
 
 class Typed(NamedTuple):
-    """What was typed on the frame: the draft text, and whether Enter asked to send it."""
+    """What was typed on the frame: the draft text, whether Enter asked to send it, and
+    whether Ctrl+D on an empty composer asked to leave."""
 
     text: str = ""
     submitted: bool = False
+    quit: bool = False
 
 
 class KeyEcho:
@@ -59,9 +61,15 @@ class KeyEcho:
         self._escape = ""  # "esc" after ESC, "csi" inside ESC [ …, "ss3" after ESC O
         self.text = ""
         self.submitted = False
+        self.quit = False
+
+    @property
+    def done(self) -> bool:
+        """Enter sent the text or Ctrl+D asked to leave: the frame reads no more keys."""
+        return self.submitted or self.quit
 
     def feed(self, data: bytes) -> None:
-        """Apply one read's bytes (call no more once `submitted`).
+        """Apply one read's bytes (call no more once `done`).
 
         Enter submits a non-blank text when it ends the read; an Enter followed by more
         bytes of the same read is a pasted line break.
@@ -81,6 +89,9 @@ class KeyEcho:
                     self.submitted = True
             elif c in "\r\n":
                 text += "\n"
+            elif c == "\x04" and not text:  # ctrl+d on an empty composer: leave, as in the app
+                self.quit = True
+                break
             elif c in "\x7f\x08":  # backspace
                 text = text[:-1]
             elif c == "\x15":  # ctrl+u: back to the start of the line
@@ -155,7 +166,7 @@ class FirstFrame:
 
     def _read_keys(self, fd: int, wake: int) -> None:
         echo = self.echo
-        while not echo.submitted:
+        while not echo.done:
             try:
                 ready, _, _ = select.select([fd, wake], [], [])
                 if wake in ready:
@@ -197,7 +208,7 @@ class FirstFrame:
             self._reader = self._wake = None
             for end in wake:
                 os.close(end)
-        return Typed(self.echo.text, self.echo.submitted)
+        return Typed(self.echo.text, self.echo.submitted, self.echo.quit)
 
     def close(self) -> None:
         """Give the user's terminal back as it was (call once the app has ended).

@@ -110,6 +110,9 @@ def _run(
     # the session is ready, unless a prompt from the command line goes first (then it waits
     # in the composer as a draft).
     typed = frame.take_input() if frame is not None else None
+    if frame is not None and typed is not None and typed.quit:
+        frame.close()  # ctrl+d on the frame's empty composer: leave before the app starts
+        return 0
     options = LaunchOptions(
         version=__version__,
         prompt=prompt,

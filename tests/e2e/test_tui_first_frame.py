@@ -130,6 +130,22 @@ def test_tui_ctrl_c_on_the_first_frame_exits_130_and_restores_the_terminal(
     assert not model_server.requests
 
 
+def test_tui_ctrl_d_on_the_first_frame_leaves_at_once(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    flags = ["-a", "on-request", "-s", "read-only", *model_server.cli_flags()]
+    child = spawn([str(codex_bin), *flags], tmp_path)
+    raw = read_until(child, READY)
+    assert TEXTUAL_STARTED not in raw
+    child.send("\x04")
+    child.expect(pexpect.EOF, timeout=20)
+    child.close()
+    rest = child.before or ""
+    assert child.exitstatus == 0, ANSI.sub("", rest)[-1500:]
+    assert TEXTUAL_STARTED not in rest and "Traceback" not in rest
+    assert not model_server.requests
+
+
 def test_tui_gives_the_terminal_back_as_it_was(
     codex_bin: Path, model_server: ModelServer, tmp_path: Path
 ) -> None:

@@ -96,6 +96,13 @@ def test_key_echo_drops_escape_sequences_and_control_keys() -> None:
     assert echoed(b"x\x1b[", b"1;5", b"Cy").text == "xy"  # a sequence split across reads
 
 
+def test_key_echo_ctrl_d_on_an_empty_composer_asks_to_leave() -> None:
+    echo = echoed(b"\x04")
+    assert echo.quit and echo.done and not echo.submitted
+    kept = echoed(b"draft\x04")  # with text it is not a quit (the app deletes forward)
+    assert not kept.quit and kept.text == "draft"
+
+
 def test_key_echo_enter_submits_only_at_the_end_of_a_read() -> None:
     assert not echoed(b"hi").submitted
     echo = echoed(b"hi", b"\r")
