@@ -29,7 +29,7 @@ import struct
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from codex_core.config import Config
 from codex_core.protocol import (
@@ -41,6 +41,9 @@ from codex_core.protocol import (
     ShutdownCompleteEvent,
     ShutdownOp,
 )
+
+if TYPE_CHECKING:
+    from codex_core.session import Session
 
 HEADER = struct.Struct(">I")
 """The start message's length prefix."""
@@ -65,18 +68,19 @@ def encode_start(config: Config, resume_path: Path | None, source: str, log_name
 
 
 def main() -> None:
-    """Entry point in the child process."""
+    """Entry point in the child process: load the core, then wait for the start message
+    (the parent spawns this early, so the loading overlaps its own)."""
     channel = os.dup(1)
     os.dup2(2, 1)  # a stray print must not break the protocol
-    stdin = sys.stdin.buffer
-    start = _read_start(stdin)
-    if start is None:
-        return
-    config: Config = start["config"]
     from codex_core.frontend.logfile import log_to_file
+    from codex_core.session import Session
 
+    start = _read_start(sys.stdin.buffer)
+    if start is None:
+        return  # the parent left before it needed a session
+    config: Config = start["config"]
     log_to_file(config.codex_home, start["log_name"])
-    asyncio.run(_serve(start, config, channel))
+    asyncio.run(_serve(Session, start, config, channel))
 
 
 def _read_start(stdin: BinaryIO) -> dict[str, Any] | None:
@@ -91,15 +95,15 @@ def _read_start(stdin: BinaryIO) -> dict[str, Any] | None:
     return start
 
 
-async def _serve(start: dict[str, Any], config: Config, channel: int) -> None:
+async def _serve(
+    session_class: type[Session], start: dict[str, Any], config: Config, channel: int
+) -> None:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=1 << 30)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     out = _Writer(channel)
-    from codex_core.session import Session
-
     try:
-        session = await Session.create(
+        session = await session_class.create(
             config, source=start["source"], resume_path=start["resume_path"]
         )
     except Exception as err:  # reported to the parent, which shows it and exits

@@ -1,9 +1,14 @@
 """The TUI's session in a child process (`codex_core.servers.session_pipe`), as a CoreClient.
 
 Streaming answers are parsed there, on the other CPU, so the UI's interpreter lock is free
-for keystrokes. Ops go down as JSON lines and are acknowledged with their submission id;
-events come up in batches. If the child dies, waiting calls fail with one sentence and the
-app shows it; if this process dies, the child sees end of input and shuts its session down.
+for keystrokes. The child is spawned as early as the TUI knows it will need one (it loads
+the core while Textual loads), and told which session to run when the app asks. Ops go down
+as JSON lines and are acknowledged with their submission id; events come up in batches. If
+the child dies, waiting calls fail with one sentence and the app shows it; if this process
+dies, the child sees end of input and shuts its session down.
+
+Imports only the standard library at first: the TUI calls `spawn_session_process` before
+loading anything heavy.
 """
 
 from __future__ import annotations
@@ -13,14 +18,16 @@ import itertools
 import json
 import logging
 import signal
+import subprocess
 import sys
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from codex_core.config import Config
-from codex_core.protocol import Event, Op
-from codex_core.servers.session_pipe import encode_start
-from codex_tui.app.formatting import shorten_path
+if TYPE_CHECKING:
+    from codex_core.config import Config
+    from codex_core.protocol import Event, Op
 
 log = logging.getLogger(__name__)
 
@@ -40,10 +47,28 @@ class SessionProcessError(Exception):
     """The session's process could not start or stopped."""
 
 
+def spawn_session_process() -> subprocess.Popen[bytes]:
+    """Start a child that loads the core and waits to be told which session to run.
+
+    Raises:
+        SessionProcessError: The interpreter could not be started.
+    """
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-I", "-c", BOOT.format(path=list(sys.path))],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,  # terminal signals reach the UI, which decides
+        )
+    except OSError as err:
+        raise SessionProcessError(f"could not start the session process: {err}") from None
+
+
 class ProcessCore:
     """A CoreClient over a `session_pipe` child process."""
 
-    def __init__(self, process: asyncio.subprocess.Process, log_path: str) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], log_path: str) -> None:
         self.process = process
         self.log_path = log_path
         self._numbers = itertools.count(1)
@@ -51,38 +76,53 @@ class ProcessCore:
         self._events: deque[Event] = deque()
         self._arrived = asyncio.Event()
         self._failure: str | None = None
-        self._reader: asyncio.Task[None] | None = None
-        self._stderr = asyncio.ensure_future(self._log_stderr())
+        self._stdout = asyncio.StreamReader(limit=STREAM_LIMIT)
+        self._stderr = asyncio.StreamReader()
+        self._stdin: asyncio.StreamWriter | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
-    async def start(self) -> None:
-        """Wait for the child's first line: the session exists, or why it does not.
+    async def start(self, message: bytes) -> None:
+        """Send the start message; wait for the child's first line: the session exists, or
+        why it does not.
 
         Raises:
             SessionProcessError: The session could not be created.
         """
-        assert self.process.stdout is not None
-        line = await self.process.stdout.readline()
-        message = json.loads(line) if line.strip() else {}
-        if message.get("t") != "ready":
+        loop = asyncio.get_running_loop()
+        process = self.process
+        assert process.stdin and process.stdout and process.stderr
+        for reader, pipe in ((self._stdout, process.stdout), (self._stderr, process.stderr)):
+            await loop.connect_read_pipe(_protocol_for(reader), pipe)
+        transport, flow = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, process.stdin
+        )
+        self._stdin = asyncio.StreamWriter(transport, flow, None, loop)
+        self._tasks.append(asyncio.ensure_future(self._log_stderr()))
+        try:
+            self._stdin.write(message)
+            await self._stdin.drain()
+        except (ConnectionError, OSError):
+            pass  # the child is gone; its first line (none) says so
+        line = await self._stdout.readline()
+        reply = json.loads(line) if line.strip() else {}
+        if reply.get("t") != "ready":
             await self._reap()
-            reason = message.get("message") or self._exit_reason()
-            raise SessionProcessError(str(reason))
-        self._reader = asyncio.ensure_future(self._read())
+            raise SessionProcessError(str(reply.get("message") or self._exit_reason()))
+        self._tasks.append(asyncio.ensure_future(self._read()))
 
     async def submit(self, op: Op) -> str:
         """Send an op; returns its submission id once the child queued it, or "" when the
         child is gone or does not answer in time (then `next_event` reports why)."""
-        if self._failure is not None:
+        if self._failure is not None or self._stdin is None:
             log.warning("op %s not sent: %s", op.type, self._failure)
             return ""
         number = next(self._numbers)
         ack: asyncio.Future[str] = asyncio.get_running_loop().create_future()
         self._acks[number] = ack
         line = json.dumps({"n": number, "op": op.model_dump(mode="json")}) + "\n"
-        assert self.process.stdin is not None
         try:
-            self.process.stdin.write(line.encode())
-            await asyncio.wait_for(self.process.stdin.drain(), ACK_SECONDS)
+            self._stdin.write(line.encode())
+            await asyncio.wait_for(self._stdin.drain(), ACK_SECONDS)
             return await asyncio.wait_for(ack, ACK_SECONDS)
         except (ConnectionError, OSError, TimeoutError, SessionProcessError) as err:
             log.warning("op %s not acknowledged: %s", op.type, err or "timed out")
@@ -104,35 +144,36 @@ class ProcessCore:
         return self._events.popleft()
 
     async def _read(self) -> None:
-        assert self.process.stdout is not None
-        while line := await self.process.stdout.readline():
+        from codex_core.protocol import Event
+
+        while line := await self._stdout.readline():
             message = json.loads(line)
             if message["t"] == "events":
                 self._events.extend(Event.model_validate(e) for e in message["events"])
                 self._arrived.set()
             elif message["t"] == "ack":
-                ack = self._acks.pop(message["n"], None)
+                ack = self._acks.get(message["n"])
                 if ack is not None and not ack.done():
                     ack.set_result(message["id"])
+        if self._stdin is not None:
+            self._stdin.close()
         await self._reap()
         self._failure = self._exit_reason()
         for ack in self._acks.values():
             if not ack.done():
                 ack.set_exception(SessionProcessError(self._failure))
-        self._acks.clear()
         self._arrived.set()
 
     async def _log_stderr(self) -> None:
-        assert self.process.stderr is not None
-        while line := await self.process.stderr.readline():
+        while line := await self._stderr.readline():
             log.warning("session process: %s", line.decode(errors="replace").rstrip())
 
     async def _reap(self) -> None:
         try:
-            await asyncio.wait_for(self.process.wait(), EXIT_GRACE_SECONDS)
+            await asyncio.wait_for(asyncio.to_thread(self.process.wait), EXIT_GRACE_SECONDS)
         except TimeoutError:
             self.process.kill()
-            await self.process.wait()
+            await asyncio.to_thread(self.process.wait)
 
     def _exit_reason(self) -> str:
         code = self.process.returncode
@@ -148,30 +189,29 @@ class ProcessCore:
         return f"the session process {ended}; see {self.log_path}"
 
 
+def _protocol_for(reader: asyncio.StreamReader) -> Callable[[], asyncio.StreamReaderProtocol]:
+    return lambda: asyncio.StreamReaderProtocol(reader)
+
+
 async def start_in_process(
-    config: Config, resume_path: Path | None, *, source: str = "cli", log_name: str
+    config: Config,
+    resume_path: Path | None,
+    *,
+    source: str = "cli",
+    log_name: str,
+    process: subprocess.Popen[bytes] | None = None,
 ) -> ProcessCore:
-    """Start a child process holding a new (or resumed) Session.
+    """Run a new (or resumed) Session in `process` (from `spawn_session_process`, and not
+    yet used), or in a child started now.
 
     Raises:
         SessionProcessError: The process or the session could not start.
     """
-    try:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-I",
-            "-c",
-            BOOT.format(path=list(sys.path)),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            start_new_session=True,  # terminal signals reach the UI, which decides
-            limit=STREAM_LIMIT,
-        )
-    except OSError as err:
-        raise SessionProcessError(f"could not start the session process: {err}") from None
+    from codex_core.servers.session_pipe import encode_start
+    from codex_tui.app.formatting import shorten_path
+
+    if process is None or process.poll() is not None:
+        process = spawn_session_process()
     core = ProcessCore(process, shorten_path(str(config.codex_home / "log" / log_name)))
-    assert process.stdin is not None
-    process.stdin.write(encode_start(config, resume_path, source, log_name))
-    await core.start()
+    await core.start(encode_start(config, resume_path, source, log_name))
     return core

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -53,12 +54,15 @@ class RealBoot:
         cli_overrides: list[str],
         config: Config,
         log_name: str = "codex-tui.log",
+        spare: subprocess.Popen[bytes] | None = None,
     ) -> None:
         self.overrides = overrides
         self.cli_overrides = cli_overrides
         self.config = config
         self.project, self.is_git_repo = project_root(config.cwd)
         self.log_name = log_name
+        self.spare = spare
+        """A session process spawned early, used by the first `start`."""
 
     def trust_request(self) -> TrustRequest | None:
         """Ask only when nothing is recorded and no flag chose the policies."""
@@ -130,6 +134,14 @@ class RealBoot:
         `core_process`)."""
         from codex_tui.app.core_process import start_in_process
 
+        spare, self.spare = self.spare, None
         return await start_in_process(
-            self.config, resume_path, source="cli", log_name=self.log_name
+            self.config, resume_path, source="cli", log_name=self.log_name, process=spare
         )
+
+    def release_spare(self) -> None:
+        """Let an unused early session process end: it exits at end of input, once it has
+        loaded (not waited for: leaving is not delayed by it)."""
+        spare, self.spare = self.spare, None
+        if spare is not None and spare.stdin is not None:
+            spare.stdin.close()

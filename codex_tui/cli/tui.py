@@ -101,6 +101,13 @@ def _run(
     except LookupError as err:
         return fail(str(err))
 
+    from codex_tui.app.core_process import SessionProcessError, spawn_session_process
+
+    try:
+        # Started before Textual loads, so the core loads in the child at the same time.
+        spare = spawn_session_process()
+    except SessionProcessError as err:
+        return fail(str(err))
     from codex_tui.app.codex_app import CodexApp
     from codex_tui.app.core import LaunchOptions
     from codex_tui.app.real_boot import RealBoot
@@ -110,7 +117,9 @@ def _run(
     # the session is ready, unless a prompt from the command line goes first (then it waits
     # in the composer as a draft).
     typed = frame.take_input() if frame is not None else None
+    boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE, spare)
     if frame is not None and typed is not None and typed.quit:
+        boot.release_spare()
         frame.close()  # ctrl+d on the frame's empty composer: leave before the app starts
         return 0
     options = LaunchOptions(
@@ -127,8 +136,9 @@ def _run(
         draft=typed.text if typed else "",
         send_draft=bool(typed and typed.submitted and not prompt and not images),
     )
-    app = CodexApp(RealBoot(overrides, list(cli_overrides), config, LOG_FILE), options)
+    app = CodexApp(boot, options)
     summary = app.run()
+    boot.release_spare()
     if frame is not None:
         frame.close()
     return print_exit_summary(summary)

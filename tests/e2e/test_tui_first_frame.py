@@ -144,6 +144,24 @@ def test_tui_ctrl_d_on_the_first_frame_leaves_at_once(
     assert child.exitstatus == 0, ANSI.sub("", rest)[-1500:]
     assert TEXTUAL_STARTED not in rest and "Traceback" not in rest
     assert not model_server.requests
+    deadline = time.monotonic() + 10  # the session process spawned early ends too
+    while _session_processes_of_this_test() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _session_processes_of_this_test() == []
+
+
+def _session_processes_of_this_test() -> list[int]:
+    marker = f"CODEX_HOME={os.environ['CODEX_HOME']}\0".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+            environ = Path(f"/proc/{entry}/environ").read_bytes()
+        except (OSError, ValueError):
+            continue
+        if b"session_pipe" in cmdline and marker in environ:
+            found.append(int(entry))
+    return found
 
 
 def test_tui_gives_the_terminal_back_as_it_was(

@@ -67,7 +67,11 @@ def test_session_process_streams_merged_deltas_and_shuts_down(
         turn_events = await _until(core, "task_complete")
         await core.submit(ShutdownOp())
         await _until(core, "shutdown_complete")
-        return first, turn_events, await asyncio.wait_for(core.process.wait(), WAIT)
+        return (
+            first,
+            turn_events,
+            await asyncio.wait_for(asyncio.to_thread(core.process.wait), WAIT),
+        )
 
     first, events, code = asyncio.run(run())
     assert [e.type for e in first] == ["session_configured"]
