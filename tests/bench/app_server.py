@@ -142,6 +142,7 @@ def tui_run(server: ModelServer, home: Path, cwd: Path) -> dict[str, float]:
     child = pexpect.spawn(
         str(CODEX), args, cwd=str(cwd), env=env, dimensions=(36, 110), encoding="utf-8"
     )
+    child.delaybeforesend = None  # pexpect sleeps 50 ms before every send by default
     screen = pyte.Screen(110, 36)
     stream = pyte.Stream(screen)
 
