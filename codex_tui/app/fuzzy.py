@@ -11,6 +11,14 @@ def subsequence_pattern(query: str) -> re.Pattern[str]:
     return re.compile(".*?".join(re.escape(ch) for ch in query.lower()), re.IGNORECASE)
 
 
+def lowered_subsequence(query: str) -> re.Pattern[str]:
+    """A pattern finding lower-cased `query` as a subsequence of lower-cased text; each gap is
+    a negated class (`m[^o]*o`), which never backtracks, unlike `.*?` with IGNORECASE."""
+    query = query.lower()
+    gaps = (f"[^{re.escape(ch)}]*{re.escape(ch)}" for ch in query[1:])
+    return re.compile(re.escape(query[:1]) + "".join(gaps))
+
+
 def rank_key(query: str, text: str) -> tuple[int, int, int]:
     """Sort key (lower is better): prefix match, then substring, then subsequence; then
     a match in the last path component, then shorter text."""

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import heapq
 import subprocess
 import sys
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from codex_core.protocol import (
     AgentMessageDeltaEvent,
@@ -234,6 +239,26 @@ def test_stream_segments_restart_on_a_different_text_and_clip_long_answers() -> 
     segments.update("x " * 6000)
     assert segments.sources[-1].endswith(CLIPPED_NOTE)
     assert sum(len(source) for source in segments.sources) < 9_000 + len(CLIPPED_NOTE) + 10
+
+
+@given(
+    paths=st.lists(st.text("abcAB/._-xé", min_size=1, max_size=12), max_size=60, unique=True),
+    queries=st.lists(st.text("abAB/.x-é", min_size=1, max_size=4), min_size=1, max_size=4),
+)
+def test_file_index_search_ranks_like_rank_key(paths: list[str], queries: list[str]) -> None:
+    from codex_tui.app.file_search import FileIndex
+    from codex_tui.app.fuzzy import rank_key, subsequence_pattern
+
+    index = FileIndex(Path("."))
+    index._publish(paths)
+    # Random queries, then the first one typed key by key (each extends the last: the
+    # index filters its previous matches).
+    for query in [*queries, *(queries[0][:n] for n in range(1, len(queries[0]) + 1))]:
+        search = subsequence_pattern(query).search
+        expected = heapq.nsmallest(
+            5, [p for p in paths if search(p)], key=lambda p, q=query: rank_key(q, p)
+        )
+        assert index.search(query, 5) == expected
 
 
 def test_importing_tui_main_does_not_load_textual() -> None:
