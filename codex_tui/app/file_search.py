@@ -15,6 +15,7 @@ import heapq
 import os
 import subprocess
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 from codex_tui.app import gitignore
@@ -147,26 +148,27 @@ class FileIndex:
         pass over the matches, and the passes stop once the rows are filled.
         """
         lower, name_at = self._lower, self._name_at
-        passes = (
-            lambda: [i for i in matched if lower[i].startswith(query, name_at[i])],
-            lambda: [i for i in matched if lower[i].find(query, name_at[i]) > name_at[i]],
-            lambda: [
+
+        def passes() -> Iterator[list[int]]:
+            yield [i for i in matched if lower[i].startswith(query, name_at[i])]
+            yield [i for i in matched if lower[i].find(query, name_at[i]) > name_at[i]]
+            yield [
                 i
                 for i in matched
                 if lower[i].startswith(query) and lower[i].find(query, name_at[i]) < 0
-            ],
-            lambda: [
+            ]
+            yield [
                 i
                 for i in matched
                 if query in lower[i]
                 and not lower[i].startswith(query)
                 and lower[i].find(query, name_at[i]) < 0
-            ],
-            lambda: [i for i in matched if query not in lower[i]],
-        )
+            ]
+            yield [i for i in matched if query not in lower[i]]
+
         chosen: list[int] = []
-        for kind in passes:
-            chosen += heapq.nsmallest(limit - len(chosen), kind(), key=self._size)
+        for bucket in passes():
+            chosen += heapq.nsmallest(limit - len(chosen), bucket, key=self._size)
             if len(chosen) >= limit:
                 break
         return chosen
