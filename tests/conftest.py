@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import os
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+# A suite started as a background job of a non-interactive shell (`.ci/run &`, nohup) has
+# SIGINT ignored, and every codex it spawns inherits that, as Unix intends for background
+# jobs; the tests of Ctrl+C need the default disposition to pass on.
+if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 # The shared data beside the repository; CODEX_CONFORMANCE_DIR points elsewhere (tests of this).
