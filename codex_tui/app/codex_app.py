@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.widgets import TextArea
 
 from codex_core.protocol import (
     Event,
@@ -154,6 +156,16 @@ class CodexApp(App[ExitSummary]):
             await message.applied
         if isinstance(batch[-1].msg, ShutdownCompleteEvent) and self.quitting:
             self._finish()
+
+    def on_text_area_changed(self, event: TextArea.Changed) -> None:
+        """A slash command is being typed: /new, /resume or /fork may start a session."""
+        if event.text_area.text.startswith("/"):
+            self.boot.prepare_session()
+
+    def on_key(self, event: events.Key) -> None:
+        """Esc may begin a backtrack, whose edit starts a forked session."""
+        if event.key == "escape" and self.chat is not None and not self.chat.composer.text:
+            self.boot.prepare_session()
 
     def on_core_failed(self, message: CoreFailed) -> None:
         """Leave with the reason."""

@@ -99,6 +99,11 @@ class Boot(Protocol):
         """Create the session (fresh, or resumed from a rollout)."""
         ...
 
+    def prepare_session(self) -> None:
+        """Another session may start soon (a slash command or a backtrack is being typed):
+        get ready so that `start` is quick. Cheap to call often."""
+        ...
+
     def fork(self, rollout: Path, nth_user_message: int | None) -> Path:
         """Copy a session's rollout into a new session, keeping what came before its
         `nth_user_message` (0-based; None keeps everything); returns the new rollout.

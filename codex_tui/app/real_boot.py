@@ -139,6 +139,16 @@ class RealBoot:
             self.config, resume_path, source="cli", log_name=self.log_name, process=spare
         )
 
+    def prepare_session(self) -> None:
+        """Spawn a session process now (it loads the core meanwhile), unless one waits."""
+        if self.spare is None or self.spare.poll() is not None:
+            from codex_tui.app.core_process import SessionProcessError, spawn_session_process
+
+            try:
+                self.spare = spawn_session_process()
+            except SessionProcessError as err:
+                log.warning("%s", err)  # `start` spawns one itself and reports the failure
+
     def release_spare(self) -> None:
         """Let an unused early session process end: it exits at end of input, once it has
         loaded (not waited for: leaving is not delayed by it)."""

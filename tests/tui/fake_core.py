@@ -157,6 +157,7 @@ class FakeBoot:
         self.trust_answers: list[bool] = []
         self.saved_keys: list[str] = []
         self.starts: list[Path | None] = []
+        self.prepared = 0
         self.cores: list[FakeCore] = []
         self.forks: list[tuple[Path, int | None]] = []
         self.saved_models: list[tuple[str, str | None]] = []
@@ -202,6 +203,10 @@ class FakeBoot:
         """Remember the logout."""
         self.logouts += 1
         return True
+
+    def prepare_session(self) -> None:
+        """Counted: the app asks before a session may start."""
+        self.prepared += 1
 
     async def start(self, resume_path: Path | None) -> FakeCore:
         """A fresh FakeCore that has already emitted `session_configured`."""

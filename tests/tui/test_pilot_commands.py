@@ -493,3 +493,19 @@ async def test_ps_and_stop_work_while_a_turn_runs() -> None:
             CleanBackgroundTerminalsOp,
         ]
         assert not [n for n in notices(app) if "unavailable" in n]
+
+
+async def test_a_slash_or_esc_on_an_empty_composer_prepares_the_next_session() -> None:
+    app, boot = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot, boot.core)
+        await pilot.press("h", "i")
+        assert boot.prepared == 0  # ordinary typing does not
+        await pilot.press("ctrl+u", "slash")
+        await settle(pilot, boot.core)
+        assert boot.prepared >= 1
+        await pilot.press("backspace")
+        before = boot.prepared
+        await pilot.press("escape")
+        await settle(pilot, boot.core)
+        assert boot.prepared > before
