@@ -54,15 +54,14 @@ class RealBoot:
         cli_overrides: list[str],
         config: Config,
         log_name: str = "codex-tui.log",
-        spare: subprocess.Popen[bytes] | None = None,
     ) -> None:
         self.overrides = overrides
         self.cli_overrides = cli_overrides
         self.config = config
         self.project, self.is_git_repo = project_root(config.cwd)
         self.log_name = log_name
-        self.spare = spare
-        """A session process spawned early, used by the first `start`."""
+        self.spare: subprocess.Popen[bytes] | None = None
+        """A session process spawned ahead of need (`prepare_session`), used by `start`."""
 
     def trust_request(self) -> TrustRequest | None:
         """Ask only when nothing is recorded and no flag chose the policies."""

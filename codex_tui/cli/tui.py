@@ -101,13 +101,10 @@ def _run(
     except LookupError as err:
         return fail(str(err))
 
-    from codex_tui.app.core_process import SessionProcessError, spawn_session_process
+    from codex_tui.app.real_boot import RealBoot
 
-    try:
-        # Started before Textual loads, so the core loads in the child at the same time.
-        spare = spawn_session_process()
-    except SessionProcessError as err:
-        return fail(str(err))
+    boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE)
+    boot.prepare_session()  # the core loads in its process while Textual loads here
     # A key's echo waits for Textual's next frame, at most 60 a second by default; frames are
     # only drawn when something changed, so 120 shortens the wait for free (measured: echo
     # while an answer streams 11-18 ms instead of 18-23 ms). A user's own setting wins; ours
@@ -120,14 +117,12 @@ def _run(
     if ours:
         os.environ.pop("TEXTUAL_FPS", None)
     from codex_tui.app.core import LaunchOptions
-    from codex_tui.app.real_boot import RealBoot
 
     # Last step before Textual reads the terminal: what the frame read goes to the composer,
     # the rest is still in the terminal's input queue. Enter on the frame sends the text once
     # the session is ready, unless a prompt from the command line goes first (then it waits
     # in the composer as a draft).
     typed = frame.take_input() if frame is not None else None
-    boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE, spare)
     if frame is not None and typed is not None and typed.quit:
         boot.release_spare()
         frame.close()  # ctrl+d on the frame's empty composer: leave before the app starts
