@@ -144,17 +144,13 @@ class ProcessCore:
         return self._events.popleft()
 
     async def _read(self) -> None:
-        from codex_core.protocol import Event
-
-        while line := await self._stdout.readline():
-            message = json.loads(line)
-            if message["t"] == "events":
-                self._events.extend(Event.model_validate(e) for e in message["events"])
-                self._arrived.set()
-            elif message["t"] == "ack":
-                ack = self._acks.get(message["n"])
-                if ack is not None and not ack.done():
-                    ack.set_result(message["id"])
+        """Take the child's lines until it ends; then every waiting call learns why."""
+        try:
+            while line := await self._stdout.readline():
+                self._take(line)
+        except Exception as err:  # a line cut short or garbled: the child is not trusted on
+            log.warning("session process: unreadable output: %s", err)
+            self.process.kill()
         if self._stdin is not None:
             self._stdin.close()
         await self._reap()
@@ -163,6 +159,18 @@ class ProcessCore:
             if not ack.done():
                 ack.set_exception(SessionProcessError(self._failure))
         self._arrived.set()
+
+    def _take(self, line: bytes) -> None:
+        from codex_core.protocol import Event
+
+        message = json.loads(line)
+        if message["t"] == "events":
+            self._events.extend(Event.model_validate(e) for e in message["events"])
+            self._arrived.set()
+        elif message["t"] == "ack":
+            ack = self._acks.get(message["n"])
+            if ack is not None and not ack.done():
+                ack.set_result(message["id"])
 
     async def _log_stderr(self) -> None:
         while line := await self._stderr.readline():

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -156,3 +158,27 @@ def test_merge_deltas_keeps_order_and_text(msgs: list[EventMsg]) -> None:
         else:
             runs.append((kind, _text(event.msg)))
     assert [(_kind(e.msg), _text(e.msg)) for e in merged] == runs
+
+
+def test_session_process_garbled_output_ends_it_with_one_sentence() -> None:
+    script = (
+        "import sys, time; sys.stdin.buffer.read(4)\n"
+        'print(\'{"t": "ready"}\', flush=True)\n'
+        'print(\'{"t": "events", "events": [garbage\', flush=True)\n'
+        "time.sleep(60)\n"
+    )
+
+    async def run() -> str:
+        process = subprocess.Popen(
+            [sys.executable, "-c", script],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        core = ProcessCore(process, "the log")
+        await core.start(b"strt")
+        with pytest.raises(SessionProcessError) as caught:
+            await asyncio.wait_for(core.next_event(), WAIT)
+        return str(caught.value)
+
+    assert asyncio.run(run()) == "the session process was killed (SIGKILL); see the log"
