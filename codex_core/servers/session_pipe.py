@@ -27,20 +27,13 @@ import os
 import pickle
 import struct
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from codex_core.config import Config
-from codex_core.protocol import (
-    OP,
-    AgentMessageDeltaEvent,
-    AgentReasoningDeltaEvent,
-    Event,
-    ExecCommandOutputDeltaEvent,
-    ShutdownCompleteEvent,
-    ShutdownOp,
-)
+from codex_core.protocol import OP, Event, ShutdownOp
+from codex_core.protocol.deltas import merge_deltas, pump_events
 
 if TYPE_CHECKING:
     from codex_core.session import Session
@@ -48,7 +41,7 @@ if TYPE_CHECKING:
 HEADER = struct.Struct(">I")
 """The start message's length prefix."""
 GATHER_SECONDS = 0.008
-"""After a delta, how long more events are gathered before the batch is written."""
+"""Deltas are written at most this often (more are gathered meanwhile)."""
 MAX_BATCH_EVENTS = 2000
 SHUTDOWN_SECONDS = 10.0
 """After end of input, how long the session gets to shut down before the process exits."""
@@ -140,59 +133,16 @@ async def _next_line(reader: asyncio.StreamReader, forward: asyncio.Task[None]) 
     return line or None
 
 
-async def _forward(next_event: Callable[[], Any], write: Callable[[dict[str, Any]], None]) -> None:
-    """Write events in batches until `shutdown_complete`."""
-    loop = asyncio.get_running_loop()
-    while True:
-        batch: list[Event] = [await next_event()]
-        if _is_delta(batch[0]):
-            deadline = loop.time() + GATHER_SECONDS
-            try:
-                async with asyncio.timeout_at(deadline):
-                    while len(batch) < MAX_BATCH_EVENTS and loop.time() < deadline:
-                        event = await next_event()
-                        batch.append(event)
-                        if not _is_delta(event):
-                            break
-            except TimeoutError:
-                pass
+async def _forward(
+    next_event: Callable[[], Awaitable[Event]], write: Callable[[dict[str, Any]], None]
+) -> None:
+    """Write events in batches, runs of deltas merged, until `shutdown_complete`."""
+
+    async def deliver(batch: list[Event]) -> None:
         merged = merge_deltas(batch)
         write({"t": "events", "events": [event.model_dump(mode="json") for event in merged]})
-        if isinstance(batch[-1].msg, ShutdownCompleteEvent):
-            return
 
-
-def _is_delta(event: Event) -> bool:
-    return isinstance(
-        event.msg, AgentMessageDeltaEvent | AgentReasoningDeltaEvent | ExecCommandOutputDeltaEvent
-    )
-
-
-def merge_deltas(events: list[Event]) -> list[Event]:
-    """Runs of the same kind of delta (one command's output) merged into one event each."""
-    out: list[Event] = []
-    for event in events:
-        msg, last = event.msg, out[-1].msg if out else None
-        if isinstance(msg, AgentMessageDeltaEvent) and isinstance(last, AgentMessageDeltaEvent):
-            merged: Any = AgentMessageDeltaEvent(delta=last.delta + msg.delta)
-        elif isinstance(msg, AgentReasoningDeltaEvent) and isinstance(
-            last, AgentReasoningDeltaEvent
-        ):
-            merged = AgentReasoningDeltaEvent(delta=last.delta + msg.delta)
-        elif (
-            isinstance(msg, ExecCommandOutputDeltaEvent)
-            and isinstance(last, ExecCommandOutputDeltaEvent)
-            and last.call_id == msg.call_id
-            and last.stream == msg.stream
-        ):
-            merged = ExecCommandOutputDeltaEvent(
-                call_id=msg.call_id, stream=msg.stream, chunk=last.chunk + msg.chunk
-            )
-        else:
-            out.append(event)
-            continue
-        out[-1] = Event(id=out[-1].id, msg=merged)
-    return out
+    await pump_events(next_event, deliver, GATHER_SECONDS, MAX_BATCH_EVENTS)
 
 
 class _Writer:

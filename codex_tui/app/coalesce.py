@@ -3,14 +3,8 @@ streamed deltas merged so each frame renders once."""
 
 from __future__ import annotations
 
-from codex_core.protocol import (
-    AgentMessageDeltaEvent,
-    AgentReasoningDeltaEvent,
-    Event,
-    EventMsg,
-    ExecCommandOutputDeltaEvent,
-    WarningEvent,
-)
+from codex_core.protocol import Event, EventMsg, WarningEvent
+from codex_core.protocol.deltas import merge_deltas
 
 
 def split_startup_warnings(events: list[Event]) -> tuple[list[str], list[Event]]:
@@ -27,24 +21,4 @@ def split_startup_warnings(events: list[Event]) -> tuple[list[str], list[Event]]
 
 def coalesce(events: list[Event]) -> list[EventMsg]:
     """Merge runs of streamed deltas (answer, reasoning, one command's output) into one event each."""
-    out: list[EventMsg] = []
-    for event in events:
-        msg = event.msg
-        last = out[-1] if out else None
-        if isinstance(msg, AgentMessageDeltaEvent) and isinstance(last, AgentMessageDeltaEvent):
-            out[-1] = AgentMessageDeltaEvent(delta=last.delta + msg.delta)
-        elif isinstance(msg, AgentReasoningDeltaEvent) and isinstance(
-            last, AgentReasoningDeltaEvent
-        ):
-            out[-1] = AgentReasoningDeltaEvent(delta=last.delta + msg.delta)
-        elif (
-            isinstance(msg, ExecCommandOutputDeltaEvent)
-            and isinstance(last, ExecCommandOutputDeltaEvent)
-            and last.call_id == msg.call_id
-        ):
-            out[-1] = ExecCommandOutputDeltaEvent(
-                call_id=msg.call_id, stream=msg.stream, chunk=last.chunk + msg.chunk
-            )
-        else:
-            out.append(msg)
-    return out
+    return [event.msg for event in merge_deltas(events)]

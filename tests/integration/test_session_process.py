@@ -28,7 +28,7 @@ from codex_core.protocol import (
     TextInput,
     UserInputOp,
 )
-from codex_core.servers.session_pipe import merge_deltas
+from codex_core.protocol.deltas import merge_deltas
 from codex_tui.app.core_process import ProcessCore, SessionProcessError, start_in_process
 from tests.integration.session_harness import provider_overrides
 from tests.support.model_server import ModelServer
@@ -133,10 +133,11 @@ _DELTA = st.one_of(
 )
 
 
-def _kind(msg: EventMsg) -> tuple[str, str, str]:
+def _kind(msg: EventMsg) -> tuple[str, str]:
+    """What a run shares: the kind of delta, and for command output the command."""
     if isinstance(msg, ExecCommandOutputDeltaEvent):
-        return (msg.type, msg.call_id, msg.stream)
-    return (msg.type, "", "")
+        return (msg.type, msg.call_id)
+    return (msg.type, "")
 
 
 def _text(msg: EventMsg) -> str:
@@ -149,8 +150,9 @@ def _text(msg: EventMsg) -> str:
 def test_merge_deltas_keeps_order_and_text(msgs: list[EventMsg]) -> None:
     events = [Event(id=str(i % 3), msg=msg) for i, msg in enumerate(msgs)]
     merged = merge_deltas(events)
-    # Runs of one kind collapse to one event carrying their text, in order.
-    runs: list[tuple[tuple[str, str, str], str]] = []
+    # Runs of one kind collapse to one event carrying their text, in order (one command's
+    # stdout and stderr chunks form one run, as the TUI has always shown them).
+    runs: list[tuple[tuple[str, str], str]] = []
     for event in events:
         kind = _kind(event.msg)
         if runs and runs[-1][0] == kind and kind[0] != "task_started":
