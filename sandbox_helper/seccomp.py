@@ -7,13 +7,16 @@ architectures (32-bit or x32 syscalls) kill the process, since their syscall num
 differ and would slip past the filter.
 
 Always denied: ptrace, io_uring, and the TIOCSTI / TIOCLINUX ioctls (keystroke injection
-into a terminal). Unix datagram sockets are refused in every mode: `sendmsg` with a
-destination address cannot be filtered (the address sits behind a pointer), so a datagram
-socket is the only way to reach a host socket path such as /dev/log without connect().
+into a terminal). Unix sockets that can address a peer are refused in every mode:
+`sendmsg`/`sendto` with a destination address cannot be filtered (the address sits behind a
+pointer), so a datagram socket would reach a host socket path such as /dev/log without
+connect(). The type is checked by allow-list, not by naming the datagram type: the kernel
+treats SOCK_RAW on AF_UNIX as SOCK_DGRAM, and SOCK_RDM or a future type may do the same.
 Without network: every socket syscall that names a peer is denied and `socket` only
 creates AF_UNIX stream sockets. With network: `socket(AF_UNIX)` is denied, so host
 services listening on unix sockets (docker, dbus, ssh-agent) stay out of reach while
-TCP/UDP work; `socketpair` keeps working. `deny_sysv` also blocks System V IPC (used when
+TCP/UDP work. `socketpair` keeps working for stream and seqpacket pairs (both refuse a
+destination address on send). `deny_sysv` also blocks System V IPC (used when
 there is no IPC namespace).
 """
 
@@ -53,8 +56,10 @@ def arg_low(index: int) -> int:
 
 X32_SYSCALL_BIT = 0x40000000
 AF_UNIX = 1
+SOCK_STREAM = 1
 SOCK_DGRAM = 2
-SOCK_TYPE_MASK = 0xF
+SOCK_SEQPACKET = 5
+SOCK_TYPE_MASK = 0xF  # the low bits; SOCK_NONBLOCK / SOCK_CLOEXEC sit above them
 TIOCSTI = 0x5412
 TIOCLINUX = 0x541C
 CLONE_NEWUSER = 0x10000000
@@ -244,8 +249,10 @@ def build_filter(arch: str, *, network: bool, deny_sysv: bool = False) -> bytes:
             (RET_K, 0, 0, RET_ALLOW),
         ],
         "socketpair": [
-            *_check_arg(arg_low(1), SOCK_DGRAM, "deny", SOCK_TYPE_MASK),
-            (RET_K, 0, 0, RET_ALLOW),
+            (LD_W_ABS, 0, 0, arg_low(1)),
+            (AND_K, 0, 0, SOCK_TYPE_MASK),
+            (JEQ_K, "allow", 0, SOCK_STREAM),
+            (JEQ_K, "allow", "deny", SOCK_SEQPACKET),
         ],
     }
     if network:
@@ -254,8 +261,9 @@ def build_filter(arch: str, *, network: bool, deny_sysv: bool = False) -> bytes:
         blocks["socket"] = [
             (LD_W_ABS, 0, 0, arg_low(0)),
             (JEQ_K, 0, "deny", AF_UNIX),
-            *_check_arg(arg_low(1), SOCK_DGRAM, "deny", SOCK_TYPE_MASK),
-            (RET_K, 0, 0, RET_ALLOW),
+            (LD_W_ABS, 0, 0, arg_low(1)),
+            (AND_K, 0, 0, SOCK_TYPE_MASK),
+            (JEQ_K, "allow", "deny", SOCK_STREAM),
         ]
         # sendto is allowed only without a destination address: with a NULL address it
         # is what libc's send(2) uses on an already-connected socket.
@@ -271,6 +279,7 @@ def build_filter(arch: str, *, network: bool, deny_sysv: bool = False) -> bytes:
         (JSET_K, "deny", 0, CLONE_NEWUSER),
         (RET_K, 0, 0, RET_ALLOW),
     ]
+    blocks["allow"] = [(RET_K, 0, 0, RET_ALLOW)]
     blocks["enosys"] = [(RET_K, 0, 0, RET_ERRNO | errno.ENOSYS)]
     blocks["deny"] = [(RET_K, 0, 0, RET_ERRNO | errno.EPERM)]
     blocks["kill"] = [(RET_K, 0, 0, RET_KILL_PROCESS)]

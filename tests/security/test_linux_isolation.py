@@ -288,3 +288,55 @@ def test_linux_without_user_namespaces_absent_codex_and_git_cannot_be_created(
     proc = cli(ws, script, env=env)
     assert proc.stdout.splitlines() == ["codex-denied", "git-denied", "notes-written"], proc.stderr
     assert sorted(p.name for p in ws.iterdir()) == ["notes.txt"]
+
+
+# Issue 23 item 8: SOCK_RAW is an alias of SOCK_DGRAM for AF_UNIX, and sendmsg carries a
+# destination address the filter cannot read, so no unix socket that can address a peer may
+# be created, whatever the type argument says; socketpair of a stream kind keeps working.
+SENDMSG = """
+import socket, sys
+path = sys.argv[1]
+def attempt(label, make):
+    try:
+        s = make()
+        s.sendmsg([b"pwned " + label.encode()], [], 0, path)
+        print(label, "reached")
+    except OSError:
+        print(label, "blocked")
+attempt("raw", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_RAW))
+attempt("dgram-cloexec", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC))
+attempt("seqpacket", lambda: socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET))
+attempt("pair-raw", lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_RAW)[0])
+attempt("pair-dgram", lambda: socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)[0])
+attempt("pair-rdm", lambda: socket.socketpair(socket.AF_UNIX, 4)[0])
+a, b = socket.socketpair()
+a.sendall(b"ok")
+print("pair-stream", b.recv(2).decode())
+a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+a.sendall(b"ok")
+print("pair-seqpacket", b.recv(2).decode())
+"""
+
+
+@pytest.mark.parametrize("network", ["false", "true"])
+def test_linux_unix_datagram_aliases_and_sendmsg_unreachable(tmp_path: Path, network: str) -> None:
+    ws, outside = workspace(tmp_path)
+    dgram_path = str(outside / "d.sock")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as dgram:
+        dgram.bind(dgram_path)
+        (ws / "sendmsg.py").write_text(SENDMSG)
+        script = f"{sys.executable} -I sendmsg.py {dgram_path}"
+        proc = cli(ws, script, *CONFINED, "-c", f"sandbox_workspace_write.network_access={network}")
+        assert proc.stdout.splitlines() == [
+            "raw blocked",
+            "dgram-cloexec blocked",
+            "seqpacket blocked",
+            "pair-raw blocked",
+            "pair-dgram blocked",
+            "pair-rdm blocked",
+            "pair-stream ok",
+            "pair-seqpacket ok",
+        ], proc.stderr
+        dgram.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            print(dgram.recv(100))

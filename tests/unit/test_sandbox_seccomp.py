@@ -42,13 +42,21 @@ def test_seccomp_filter_blocks_network_ptrace_and_io_uring(arch: str) -> None:
         assert run_filter(program, numbers[name], audit) == EPERM, name
     assert run_filter(program, numbers["socket"], audit, (2,)) == EPERM  # AF_INET
     assert run_filter(program, numbers["socket"], audit, (10,)) == EPERM  # AF_INET6
-    assert run_filter(program, numbers["socket"], audit, (1,)) == ALLOW  # AF_UNIX
-    assert run_filter(program, numbers["socketpair"], audit, (1,)) == ALLOW
+    assert run_filter(program, numbers["socket"], audit, (1, 1)) == ALLOW  # AF_UNIX stream
+    assert run_filter(program, numbers["socket"], audit, (1, 1 | 0x80800)) == ALLOW  # + flags
+    assert run_filter(program, numbers["socketpair"], audit, (1, 1)) == ALLOW
+    assert run_filter(program, numbers["socketpair"], audit, (1, 5 | 0x80000)) == ALLOW
     assert run_filter(program, numbers["sendto"], audit, (3, 0, 1, 0, 0)) == ALLOW  # send()
     assert run_filter(program, numbers["sendto"], audit, (3, 0, 1, 0, 0x7FFF0000)) == EPERM
     assert run_filter(program, 0, audit) == ALLOW  # read / io_setup: untouched
     assert run_filter(program, numbers["socket"], audit, (1, 2 | 0x80000)) == EPERM  # unix dgram
     assert run_filter(program, numbers["socketpair"], audit, (1, 2)) == EPERM
+    # SOCK_RAW is SOCK_DGRAM for AF_UNIX; RDM and unknown types are refused by allow-list.
+    for kind in (0, 2, 3, 4, 6, 10, 15):
+        for flags in (0, 0x800, 0x80000):
+            assert run_filter(program, numbers["socket"], audit, (1, kind | flags)) == EPERM
+            assert run_filter(program, numbers["socketpair"], audit, (1, kind | flags)) == EPERM
+    assert run_filter(program, numbers["socket"], audit, (1, 5)) == EPERM  # nothing to reach
 
 
 @pytest.mark.parametrize("arch", sorted(seccomp.ARCHES))
@@ -64,6 +72,8 @@ def test_seccomp_filter_denies_tiocsti_tioclinux_and_host_unix_with_network(arch
     assert run_filter(program, numbers["socket"], audit, (2, 1)) == ALLOW  # TCP
     assert run_filter(program, numbers["connect"], audit) == ALLOW
     assert run_filter(program, numbers["socketpair"], audit, (1, 1)) == ALLOW
+    assert run_filter(program, numbers["socketpair"], audit, (1, 3)) == EPERM  # raw = dgram
+    assert run_filter(program, numbers["socketpair"], audit, (1, 2)) == EPERM
     assert run_filter(program, numbers["shmget"], audit) == EPERM
     assert run_filter(program, numbers["ptrace"], audit) == EPERM
 
