@@ -9,11 +9,14 @@ PYTHONPATH, ...) reaches bwrap or the helper interpreter before confinement.
 Stage 1, bubblewrap: `/` read-only, writable roots bound read-write, `.git` / `.codex`
 (and a worktree's resolved gitdir and common dir) re-bound read-only, fresh /dev and
 /proc, new user/pid/ipc/uts/cgroup (and, without network, net) namespaces, a new session,
-death with the parent and no capabilities. A protected name that does not exist is
-covered by an empty read-only tmpfs, so it cannot be created; bubblewrap has to create
-the mount point in the real tree, and the caller removes it when the command ends
-(`LaunchPlan.placeholders`). What the core executes next time (the interpreter's prefix,
-the three packages, bwrap) is re-bound read-only when it lies under a writable root.
+death with the parent and no capabilities. The `.git` of a repository enclosing the
+working directory (and its worktree gitdirs) and CODEX_HOME are re-bound read-only too when
+they lie under a writable root. A protected path that does not exist is covered by the
+sandbox's own empty read-only tmpfs, so it cannot be created; bubblewrap has to create the
+mount point in the real tree, shared between sandboxes through `sandbox_helper.placeholders`
+and removed by the last one on the machine (`LaunchPlan.release`). What the core executes
+next time (the interpreter's prefix, the three packages, bwrap) is re-bound read-only when
+it lies under a writable root.
 
 Without user namespaces the helper runs directly (Landlock + seccomp only; see
 `sandbox_helper.linux`).
@@ -24,6 +27,7 @@ from __future__ import annotations
 import os
 import sys
 
+from sandbox_helper import placeholders
 from sandbox_helper.policy import PROTECTED_SUBDIRS, HelperPolicy, writable_roots
 
 NO_USERNS_ENV = "CODEX_SANDBOX_NO_USERNS"
@@ -189,6 +193,26 @@ def git_metadata(root: str) -> list[str]:
     return [p for p in dict.fromkeys(found) if os.path.exists(p)]
 
 
+def codex_home() -> str:
+    """CODEX_HOME of this codex process (config, rules, auth, hooks, sessions), resolved."""
+    home = os.environ.get("CODEX_HOME") or os.path.join(os.path.expanduser("~"), ".codex")
+    return os.path.realpath(home)
+
+
+def enclosing_metadata(directory: str) -> list[str]:
+    """Git/codex metadata of the directories above `directory` (an enclosing repository).
+
+    A command run in a subdirectory of a repository must not rewrite that repository's
+    `.git` (hooks, config) or its `.codex` when they lie under a writable root.
+    """
+    found: list[str] = []
+    parent = os.path.dirname(directory)
+    while parent != directory:
+        found += git_metadata(parent)
+        directory, parent = parent, os.path.dirname(parent)
+    return found
+
+
 def executed_paths(python: str, bwrap: str | None) -> list[str]:
     """What the core executes for every launch: interpreter prefixes, packages, bwrap."""
     root = package_root()
@@ -200,15 +224,30 @@ def executed_paths(python: str, bwrap: str | None) -> list[str]:
 
 
 class LaunchPlan:
-    """The argv to start (with an empty environment) and mount points to remove afterwards."""
+    """The argv to start (with an empty environment) and the placeholders it holds.
 
-    __slots__ = ("argv", "placeholders", "uses_bwrap")
+    Call `release` once the sandbox has ended (and only then): the last sandbox on the
+    machine to release a placeholder removes it.
+    """
 
-    def __init__(self, argv: list[str], placeholders: list[str], uses_bwrap: bool) -> None:
+    __slots__ = ("argv", "holds", "uses_bwrap")
+
+    def __init__(self, argv: list[str], holds: list[placeholders.Hold], uses_bwrap: bool) -> None:
         """Hold the plan."""
         self.argv = argv
-        self.placeholders = placeholders
+        self.holds = holds
         self.uses_bwrap = uses_bwrap
+
+    @property
+    def placeholders(self) -> list[str]:
+        """The absent protected paths this sandbox covers with its own tmpfs."""
+        return [h.path for h in self.holds]
+
+    def release(self) -> None:
+        """Give up this sandbox's placeholders (removing those no other sandbox uses)."""
+        holds, self.holds = self.holds, []
+        for held in holds:
+            held.release()
 
 
 def plan_launch(
@@ -241,26 +280,33 @@ def plan_launch(
         if os.path.isdir(r.root)
     ]
     roots = list(dict.fromkeys(roots))
-    # Protected names that do not exist yet are blocked for the workspace and configured
-    # roots; /tmp and $TMPDIR are shared scratch space where that would only get in the way.
-    scratch = {os.path.realpath(p) for p in ("/tmp", command_env.get("TMPDIR", "/tmp"))}
+    registry = placeholders.registry_dir() if use_userns and bwrap is not None else None
     protected: list[str] = []
     absent: list[str] = []
     for root in roots:
+        for name in PROTECTED_SUBDIRS:
+            path = os.path.join(root, name)
+            if not os.path.lexists(path) or placeholders.is_registered(registry, path):
+                absent.append(path)
         protected += git_metadata(root)
-        if root not in scratch or root == real_cwd:
-            absent += [
-                os.path.join(root, name)
-                for name in PROTECTED_SUBDIRS
-                if not os.path.lexists(os.path.join(root, name))
-            ]
-    protected += [p for p in executed_paths(python, bwrap) if any(_under(p, r) for r in roots)]
-    protected = list(dict.fromkeys(protected))
+    protected += enclosing_metadata(real_cwd)
+    home = codex_home()
+    if not os.path.lexists(home):
+        absent.append(home)
+    protected += [home, *executed_paths(python, bwrap)]
+    covered = set(absent)
+    protected = [
+        p
+        for p in dict.fromkeys(protected)
+        if p not in covered and os.path.exists(p) and any(_under(p, r) for r in roots)
+    ]
     # A protected path covers whatever lies beneath it, absent names included.
     absent = [
         p
-        for p in absent
-        if os.access(os.path.dirname(p), os.W_OK) and not any(_under(p, q) for q in protected)
+        for p in dict.fromkeys(absent)
+        if any(_under(p, r) for r in roots)
+        and os.access(os.path.dirname(p), os.W_OK)
+        and not any(_under(p, q) for q in protected)
     ]
     stage2: list[str] = []
     if env_fd is not None:
@@ -286,11 +332,31 @@ def plan_launch(
         argv += ["--bind", root, root]
     for path in sorted(protected, key=len):
         argv += ["--ro-bind", path, path]
+    holds = _hold_all(registry, absent)
     for path in absent:
         argv += ["--tmpfs", path, "--remount-ro", path]
     argv.append("--")  # bwrap keeps the working directory it was started in
     argv += isolated_argv(python, package_root(), STAGE2_TARGET, [*stage2, "--", *command])
-    return LaunchPlan(argv, absent, True)
+    return LaunchPlan(argv, holds, True)
+
+
+def _hold_all(registry: str | None, paths: list[str]) -> list[placeholders.Hold]:
+    """Claim every placeholder for this sandbox (none without a registry: then they stay).
+
+    Raises:
+        OSError: a claim failed (those already taken are released).
+    """
+    holds: list[placeholders.Hold] = []
+    if registry is None:
+        return holds
+    try:
+        for path in paths:
+            holds.append(placeholders.hold(registry, path))
+    except BaseException:
+        for held in holds:
+            held.release()
+        raise
+    return holds
 
 
 def encode_env(env: dict[str, str] | dict[bytes, bytes]) -> bytes:
@@ -313,12 +379,3 @@ def env_memfd(env: dict[str, str] | dict[bytes, bytes]) -> int:
     os.lseek(fd, 0, os.SEEK_SET)
     os.set_inheritable(fd, True)
     return fd
-
-
-def remove_placeholders(paths: list[str]) -> None:
-    """Remove the empty mount points bubblewrap created for absent protected names."""
-    for path in paths:
-        try:
-            os.rmdir(path)
-        except OSError:
-            pass  # already gone, not empty, or still covered in another sandbox

@@ -24,7 +24,7 @@ from codex_core.exec.sandbox import (
     sandbox_env,
 )
 from codex_core.protocol.common import SandboxPolicy
-from sandbox_helper.launch import NO_USERNS_WARNING, env_memfd, remove_placeholders
+from sandbox_helper.launch import NO_USERNS_WARNING, LaunchPlan, env_memfd
 
 log = logging.getLogger(__name__)
 
@@ -101,9 +101,6 @@ def _feed_stdin(transport: asyncio.SubprocessTransport, data: bytes) -> None:
 class _Launch:
     """argv, environment and inherited fds for one command, plus what to tidy afterwards."""
 
-    # Mount points of absent protected names, counted per path: parallel commands in the
-    # same workspace share them, and only the last one to finish removes them.
-    placeholder_users: dict[str, int] = {}
     warned_no_userns = False
 
     def __init__(
@@ -119,7 +116,7 @@ class _Launch:
         helper = helper_policy(policy)
         env = sandbox_env(params.env, sandbox, helper)
         self.env_fd: int | None = None
-        self.placeholders: list[str] = []
+        self.plan: LaunchPlan | None = None
         if sandbox != "linux":
             self.argv = sandbox_argv(params.command, sandbox, helper, cwd, params.env)
             self.env = env
@@ -132,9 +129,7 @@ class _Launch:
             _Launch.warned_no_userns = True
             log.warning(NO_USERNS_WARNING)
         self.argv, self.env = plan.argv, {}
-        self.placeholders = plan.placeholders
-        for path in self.placeholders:
-            self.placeholder_users[path] = self.placeholder_users.get(path, 0) + 1
+        self.plan = plan
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
@@ -146,16 +141,10 @@ class _Launch:
             self.env_fd = None
 
     def finish(self) -> None:
-        """Close the env fd and remove placeholders no other running command still uses."""
+        """Close the env fd and give up the sandbox's placeholders (the sandbox has ended)."""
         self.close_env_fd()
-        done = []
-        for path in self.placeholders:
-            self.placeholder_users[path] -= 1
-            if self.placeholder_users[path] <= 0:
-                del self.placeholder_users[path]
-                done.append(path)
-        self.placeholders = []
-        remove_placeholders(done)
+        if self.plan is not None:
+            self.plan.release()
 
 
 def kill_process_group(pgid: int) -> None:

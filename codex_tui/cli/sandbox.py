@@ -218,9 +218,9 @@ def _run_linux(policy: HelperPolicy, command: list[str]) -> int:
     plan = launch.plan_launch(command, policy, os.getcwd(), dict(os.environ), env_fd=fd)
     if not plan.uses_bwrap:
         sys.stderr.write(launch.NO_USERNS_WARNING + "\n")
-    if not plan.placeholders:
+    if not plan.holds:
         return _exec(plan.argv[0], plan.argv, {})
-    # bwrap creates mount points for absent .git/.codex: wait, then remove them.
+    # bwrap creates mount points for absent protected paths: hold them while it runs.
     pid = os.fork()
     if pid == 0:
         try:
@@ -232,7 +232,7 @@ def _run_linux(policy: HelperPolicy, command: list[str]) -> int:
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _, status = os.waitpid(pid, 0)
-    launch.remove_placeholders(plan.placeholders)
+    plan.release()
     return os.waitstatus_to_exitcode(status) % 256
 
 
