@@ -28,16 +28,15 @@ PatchApprovalRequester = Callable[
 class SessionApprovals:
     """Things the user approved for the rest of the session.
 
-    `commands` run without asking but still inside the sandbox first; `unsandboxed_commands`
-    were approved to run outside it (an escalation request, or a re-run after a sandbox
-    denial). `approved_calls` holds the call ids the user approved, so that approval also
-    covers that call's re-run outside the sandbox after a denial (as in the Codex CLI).
+    Every entry is what the user saw and approved — an exact argv, a file path — never a
+    call id the model chose. `commands` run without asking but still inside the sandbox
+    first; `unsandboxed_commands` were approved to run outside it (an escalation request,
+    or a re-run after a sandbox denial).
     """
 
     commands: set[tuple[str, ...]] = field(default_factory=set)
     unsandboxed_commands: set[tuple[str, ...]] = field(default_factory=set)
     patch_paths: set[Path] = field(default_factory=set)
-    approved_calls: set[str] = field(default_factory=set)
 
 
 @dataclass

@@ -109,6 +109,19 @@ def model_output(result: ExecResult) -> str:
     )
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Where one command runs, and whether the user approved this exact run.
+
+    `approved` belongs to this call alone (it lets the same argv in the same cwd be re-run
+    outside the sandbox after a denial without asking twice, as the Codex CLI does); it is
+    never looked up later by the model-chosen call id.
+    """
+
+    sandbox: SandboxType
+    approved: bool
+
+
 async def decide_sandbox(
     ctx: ToolContext,
     call_id: str,
@@ -118,11 +131,11 @@ async def decide_sandbox(
     escalated: bool,
     justification: str | None,
     prefix: list[str] | None = None,
-) -> SandboxType | Rejected:
+) -> Placement | Rejected:
     """Where `command` may run: safety check, rules, maybe the user's approval.
 
-    Shared by `shell` and `exec_command`. Returns the sandbox to run in, or `Rejected`
-    with the text the model receives.
+    Shared by `shell` and `exec_command`. Returns the placement, or `Rejected` with the
+    text the model receives.
 
     Raises:
         TurnAbortRequested: the user chose to abort the turn.
@@ -162,28 +175,27 @@ async def decide_sandbox(
         if decision == "approved_for_session":
             remembered = ctx.approvals.unsandboxed_commands if outside else ctx.approvals.commands
             remembered.add(tuple(command))
-        ctx.approvals.approved_calls.add(call_id)
-        return "none" if outside else platform_sandbox
+        return Placement("none" if outside else platform_sandbox, approved=True)
     assert isinstance(check, AutoApprove)
-    if tuple(command) in ctx.approvals.commands:
-        ctx.approvals.approved_calls.add(call_id)
-    return platform_sandbox if check.sandbox == "platform" else "none"
+    approved = tuple(command) in ctx.approvals.commands
+    return Placement(platform_sandbox if check.sandbox == "platform" else "none", approved)
 
 
 async def approve_retry_unsandboxed(
-    ctx: ToolContext, call_id: str, command: list[str], cwd: Path, sandbox: SandboxType
+    ctx: ToolContext, call_id: str, command: list[str], cwd: Path, placement: Placement
 ) -> bool:
     """After a sandbox denial: whether to run `command` again without the sandbox.
 
-    Only under the policies that allow it (`untrusted`, `on-failure`); a call the user
-    already approved is re-run without asking again, any other call asks.
+    Only under the policies that allow it (`untrusted`, `on-failure`); a run the user
+    approved a moment ago (this argv, this cwd) is re-run without asking again, any other
+    asks.
 
     Raises:
         TurnAbortRequested: the user chose to abort the turn.
     """
-    if sandbox == "none" or not should_ask_after_denial(ctx.turn.approval_policy):
+    if placement.sandbox == "none" or not should_ask_after_denial(ctx.turn.approval_policy):
         return False
-    if call_id in ctx.approvals.approved_calls:
+    if placement.approved:
         return True
     decision = await ctx.request_exec_approval(call_id, command, cwd, DENIAL_QUESTION, None)
     if decision == "abort":
@@ -196,7 +208,7 @@ async def approve_retry_unsandboxed(
 async def run_shell(ctx: ToolContext, call_id: str, args: ShellArgs) -> str:
     """Decide, maybe ask, run and report one command; returns the model's tool output."""
     cwd = ctx.resolve(args.workdir)
-    sandbox = await decide_sandbox(
+    placement = await decide_sandbox(
         ctx,
         call_id,
         args.command,
@@ -204,11 +216,11 @@ async def run_shell(ctx: ToolContext, call_id: str, args: ShellArgs) -> str:
         escalated=args.with_escalated_permissions,
         justification=args.justification,
     )
-    if isinstance(sandbox, Rejected):
-        return sandbox.message
-    result = await _run_with_events(ctx, call_id, args, cwd, sandbox)
+    if isinstance(placement, Rejected):
+        return placement.message
+    result = await _run_with_events(ctx, call_id, args, cwd, placement.sandbox)
     if result.sandbox_denied and await approve_retry_unsandboxed(
-        ctx, call_id, args.command, cwd, sandbox
+        ctx, call_id, args.command, cwd, placement
     ):
         result = await _run_with_events(ctx, call_id, args, cwd, "none")
     return model_output(result)

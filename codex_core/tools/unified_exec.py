@@ -11,10 +11,12 @@ from typing import Any
 
 from codex_core.exec import ExecParams, SandboxType, is_likely_sandbox_denied
 from codex_core.exec.pty_process import spawn_live
+from codex_core.frontend.commands import display_command
 from codex_core.kernel import ToolCall
 from codex_core.protocol import ExecCommandBeginEvent, TerminalInteractionEvent
+from codex_core.safety import AutoApprove, Reject, assess_stdin_write
 from codex_core.tools.context import ToolContext
-from codex_core.tools.errors import RespondToModel
+from codex_core.tools.errors import RespondToModel, TurnAbortRequested
 from codex_core.tools.shell import Rejected, approve_retry_unsandboxed, decide_sandbox
 from codex_core.unified_exec.manager import UnifiedExecProcess, collect
 from codex_core.unified_exec.output import DEFAULT_MAX_OUTPUT_TOKENS, format_response
@@ -156,7 +158,7 @@ async def handle_exec_command(ctx: ToolContext, call: ToolCall) -> str:
         raise RespondToModel("unsupported call: exec_command")
     argv = command_argv(args)
     cwd = ctx.resolve(args.workdir)
-    sandbox = await decide_sandbox(
+    placement = await decide_sandbox(
         ctx,
         call.call_id,
         argv,
@@ -165,8 +167,9 @@ async def handle_exec_command(ctx: ToolContext, call: ToolCall) -> str:
         justification=args.justification,
         prefix=args.prefix_rule,
     )
-    if isinstance(sandbox, Rejected):
-        return sandbox.message
+    if isinstance(placement, Rejected):
+        return placement.message
+    sandbox = placement.sandbox
     yield_ms = _clamp(args.yield_time_ms or DEFAULT_EXEC_YIELD_MS, MIN_YIELD_MS, MAX_YIELD_MS)
     max_tokens = args.max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS
     started = time.monotonic()
@@ -175,7 +178,7 @@ async def handle_exec_command(ctx: ToolContext, call: ToolCall) -> str:
     if (
         entry.exit_code not in (None, 0)
         and is_likely_sandbox_denied(sandbox, entry.exit_code or 0, None, output, "")
-        and await approve_retry_unsandboxed(ctx, call.call_id, argv, cwd, sandbox)
+        and await approve_retry_unsandboxed(ctx, call.call_id, argv, cwd, placement)
     ):
         manager.forget(entry.session_id)
         started = time.monotonic()
@@ -218,6 +221,8 @@ async def _start(
         call_id=call_id,
         command=argv,
         emit=ctx.emit,
+        sandbox=sandbox,
+        policy=ctx.turn.sandbox_policy,
     )
     holder.append(entry)
     for data in early:
@@ -258,6 +263,8 @@ async def handle_write_stdin(ctx: ToolContext, call: ToolCall) -> str:
         yield_ms = _clamp(args.yield_time_ms or DEFAULT_WRITE_YIELD_MS, MIN_YIELD_MS, MAX_YIELD_MS)
     else:
         yield_ms = _clamp(args.yield_time_ms or 0, MIN_POLL_YIELD_MS, MAX_POLL_YIELD_MS)
+    if args.chars and entry.exit_code is None:
+        await _approve_stdin(ctx, call.call_id, entry, args.chars)
     ctx.emit(
         TerminalInteractionEvent(
             call_id=call.call_id,
@@ -274,3 +281,36 @@ async def handle_write_stdin(ctx: ToolContext, call: ToolCall) -> str:
     output = await collect(entry, started + yield_ms / 1000)
     max_tokens = args.max_output_tokens or DEFAULT_MAX_OUTPUT_TOKENS
     return _respond(ctx, entry, output, started, max_tokens, None)
+
+
+async def _approve_stdin(
+    ctx: ToolContext, call_id: str, entry: UnifiedExecProcess, chars: str
+) -> None:
+    """Ask (or refuse) before typing into a session with more rights than this turn's.
+
+    Raises:
+        RespondToModel: the write is refused (by policy or by the user).
+        TurnAbortRequested: the user chose to abort the turn.
+    """
+    if entry.stdin_approved:
+        return
+    turn = ctx.turn
+    started_policy = entry.policy if entry.policy is not None else turn.sandbox_policy
+    check = assess_stdin_write(
+        turn.approval_policy, turn.sandbox_policy, started_policy, entry.sandbox == "none"
+    )
+    if isinstance(check, AutoApprove):
+        return
+    if isinstance(check, Reject):
+        raise RespondToModel(f"write_stdin rejected: {check.reason}")
+    shown = display_command(entry.command)
+    reason = f"type into session {entry.session_id} ({shown}): {check.reason}"
+    # What the user approves is this text typed into this session: the command shown is
+    # the input itself, the session it goes to is in the reason.
+    decision = await ctx.request_exec_approval(call_id, [chars], turn.cwd, reason, None)
+    if decision == "abort":
+        raise TurnAbortRequested()
+    if decision == "denied":
+        raise RespondToModel("write_stdin rejected by user")
+    if decision == "approved_for_session":
+        entry.stdin_approved = True

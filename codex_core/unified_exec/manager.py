@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from codex_core.exec.output import CappedText
 from codex_core.exec.pty_process import LiveProcess
+from codex_core.exec.sandbox import SandboxType
 from codex_core.frontend.commands import display_command
 from codex_core.protocol import (
     BackgroundTerminal,
@@ -19,6 +20,7 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
 )
+from codex_core.protocol.common import SandboxPolicy
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +48,12 @@ class UnifiedExecProcess:
     last_used: float = field(default_factory=time.monotonic)
     pending: CappedText = field(default_factory=lambda: CappedText(OUTPUT_BUFFER_CHARS))
     aggregated: CappedText = field(default_factory=lambda: CappedText(AGGREGATED_CHARS))
+    sandbox: SandboxType = "none"
+    """Where it runs: the platform sandbox, or outside it ("none")."""
+    policy: SandboxPolicy | None = None
+    """The sandbox policy of the turn that started it (what its sandbox grants)."""
+    stdin_approved: bool = False
+    """The user let the model type into it for the rest of the session."""
     exit_code: int | None = None
     """Set once the process has exited and its last output was read."""
     changed: asyncio.Event = field(default_factory=asyncio.Event)
