@@ -2,22 +2,20 @@
 
 A snapshot is a commit of every tracked and untracked, not ignored, file as it is on disk,
 built through a private index file (a copy of the user's, so unchanged files are not
-hashed again) and kept alive by a ref under `refs/codex/snapshots/`. Restoring writes the
+hashed again) and kept alive by a ref under `refs/codex/snapshots/` of codex's private git
+directory for the repository (`codex_core.host_git`: git never reads the repository's own
+configuration, so nothing the model planted runs on the host). Restoring writes the
 snapshot's version of each path that changed since, and deletes the files created since;
 ignored files are left alone.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import tempfile
 import time
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+
+from codex_core.host_git import HostGit, HostGitError, Repo, find_repo, read_head
 
 SNAPSHOT_REF_PREFIX = "refs/codex/snapshots/"
 IDENTITY = {
@@ -26,7 +24,6 @@ IDENTITY = {
     "GIT_COMMITTER_NAME": "Codex",
     "GIT_COMMITTER_EMAIL": "codex@localhost",
 }
-GIT_TIMEOUT_SECONDS = 60
 
 
 class SnapshotError(Exception):
@@ -39,11 +36,12 @@ class NotAGitRepoError(SnapshotError):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A snapshot commit of the work tree rooted at `root`."""
+    """A snapshot commit of the work tree rooted at `root` (kept in codex's shadow repo)."""
 
     root: Path
     commit: str
     ref: str
+    repo: Repo
 
 
 @dataclass(frozen=True)
@@ -54,31 +52,33 @@ class RestoreResult:
     deleted: list[str]
 
 
+def _host_git(cwd: Path) -> HostGit:
+    """The host git of the repository containing `cwd`.
+
+    Raises:
+        NotAGitRepoError: `cwd` is not inside a work tree.
+        SnapshotError: git is missing or the shadow directory cannot be made.
+    """
+    repo = find_repo(cwd)
+    if repo is None:
+        raise NotAGitRepoError(f"{cwd} is not inside a git repository")
+    try:
+        return HostGit(repo)
+    except (HostGitError, OSError) as err:
+        raise SnapshotError(str(err)) from err
+
+
 def _git(
+    git: HostGit,
     args: list[str],
-    cwd: Path,
-    env: Mapping[str, str] | None = None,
+    env: dict[str, str] | None = None,
     stdin: bytes | None = None,
     ok: tuple[int, ...] = (0,),
 ) -> bytes:
     try:
-        done = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", **(env or {})},
-            input=stdin,
-            capture_output=True,
-            timeout=GIT_TIMEOUT_SECONDS,
-            check=False,
-        )
-    except FileNotFoundError as err:
-        raise SnapshotError("git is not installed") from err
-    except subprocess.TimeoutExpired as err:
-        raise SnapshotError(f"git {args[0]} took longer than {GIT_TIMEOUT_SECONDS}s") from err
-    if done.returncode not in ok:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise SnapshotError(f"git {args[0]} failed: {message[-1] if message else done.returncode}")
-    return done.stdout
+        return git.run(args, env=env, stdin=stdin, ok=ok)
+    except HostGitError as err:
+        raise SnapshotError(str(err)) from err
 
 
 def work_tree_root(cwd: Path) -> Path:
@@ -87,32 +87,22 @@ def work_tree_root(cwd: Path) -> Path:
     Raises:
         NotAGitRepoError: `cwd` is not inside a work tree.
     """
-    try:
-        out = _git(["rev-parse", "--show-toplevel"], cwd)
-    except SnapshotError as err:
-        raise NotAGitRepoError(f"{cwd} is not inside a git repository") from err
-    return Path(out.decode().strip())
+    repo = find_repo(cwd)
+    if repo is None:
+        raise NotAGitRepoError(f"{cwd} is not inside a git repository")
+    return repo.work_tree
 
 
-@contextmanager
-def _private_index(root: Path) -> Iterator[dict[str, str]]:
-    """An environment pointing git at a temporary copy of the repository's index."""
-    with tempfile.TemporaryDirectory(prefix="codex-snapshot-") as tmp:
-        index = Path(tmp) / "index"
-        real = Path(
-            _git(["rev-parse", "--path-format=absolute", "--git-path", "index"], root)
-            .decode()
-            .strip()
-        )
-        if real.is_file():
-            shutil.copyfile(real, index)
-        yield {"GIT_INDEX_FILE": str(index)}
-
-
-def _tree_of_work_tree(root: Path) -> str:
-    with _private_index(root) as env:
-        _git(["add", "--all", "--", "."], root, env)
-        return _git(["write-tree"], root, env).decode().strip()
+def _tree_of_work_tree(git: HostGit) -> str:
+    for copy in (True, False):  # a user index git cannot read alone (split index): start empty
+        with git.index_copy(copy) as env:
+            try:
+                _git(git, ["add", "--all", "--", "."], env)
+                return _git(git, ["write-tree"], env).decode().strip()
+            except SnapshotError:
+                if not copy:
+                    raise
+    raise AssertionError("unreachable")
 
 
 def take_snapshot(cwd: Path, label: str) -> Snapshot:
@@ -122,26 +112,25 @@ def take_snapshot(cwd: Path, label: str) -> Snapshot:
         NotAGitRepoError: `cwd` is not inside a work tree.
         SnapshotError: Git failed.
     """
-    root = work_tree_root(cwd)
-    tree = _tree_of_work_tree(root)
-    parents: list[str] = []
+    git = _host_git(cwd)
+    tree = _tree_of_work_tree(git)
+    head, _ = read_head(git.repo)
+    parents = ["-p", head] if head else []
     try:
-        head = _git(["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], root).decode().strip()
-        parents = ["-p", head]
+        commit = _git(git, ["commit-tree", tree, *parents], IDENTITY, stdin=b"codex snapshot\n")
     except SnapshotError:
-        pass  # an unborn branch: the snapshot has no parent
-    commit = (
-        _git(["commit-tree", tree, *parents], root, IDENTITY, stdin=b"codex snapshot\n")
-        .decode()
-        .strip()
-    )
+        if not parents:
+            raise
+        # HEAD's commit is not readable through the alternates: keep the snapshot parentless.
+        commit = _git(git, ["commit-tree", tree], IDENTITY, stdin=b"codex snapshot\n")
     ref = f"{SNAPSHOT_REF_PREFIX}{label}/{time.time_ns()}"
-    _git(["update-ref", ref, commit], root)
-    return Snapshot(root, commit, ref)
+    _git(git, ["update-ref", ref, commit.decode().strip()])
+    return Snapshot(git.repo.work_tree, commit.decode().strip(), ref, git.repo)
 
 
-def _changed(root: Path, old: str, new: str, kinds: str) -> list[str]:
+def _changed(git: HostGit, old: str, new: str, kinds: str) -> list[str]:
     out = _git(
+        git,
         [
             "diff-tree",
             "-r",
@@ -152,7 +141,6 @@ def _changed(root: Path, old: str, new: str, kinds: str) -> list[str]:
             old,
             new,
         ],
-        root,
     )
     return [p for p in out.decode("utf-8", "surrogateescape").split("\0") if p]
 
@@ -164,22 +152,25 @@ def restore_snapshot(snapshot: Snapshot) -> RestoreResult:
         SnapshotError: Git failed.
     """
     root = snapshot.root
+    try:
+        git = HostGit(snapshot.repo)
+    except (HostGitError, OSError) as err:
+        raise SnapshotError(str(err)) from err
     tree = f"{snapshot.commit}^{{tree}}"
-    now = _tree_of_work_tree(root)
-    created = _changed(root, tree, now, "A")
-    changed = _changed(root, tree, now, "MDT")
+    now = _tree_of_work_tree(git)
+    created = _changed(git, tree, now, "A")
+    changed = _changed(git, tree, now, "MDT")
     for relative in created:
         path = root / relative
         if path.is_file() or path.is_symlink():
             path.unlink()
             _prune_empty_dirs(path.parent, root)
     if changed:
-        with tempfile.TemporaryDirectory(prefix="codex-undo-") as tmp:
-            env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
-            _git(["read-tree", tree], root, env)
+        with git.index_copy(copy_user_index=False) as env:
+            _git(git, ["read-tree", tree], env)
             _git(
+                git,
                 ["checkout-index", "-f", "-z", "--stdin"],
-                root,
                 env,
                 stdin=b"\0".join(p.encode("utf-8", "surrogateescape") for p in changed),
             )
@@ -198,8 +189,8 @@ def _prune_empty_dirs(directory: Path, root: Path) -> None:
 def drop_snapshot(snapshot: Snapshot) -> None:
     """Delete the snapshot's ref (the commit is then garbage for git gc)."""
     try:
-        _git(["update-ref", "-d", snapshot.ref], snapshot.root)
-    except SnapshotError:
+        _git(HostGit(snapshot.repo), ["update-ref", "-d", snapshot.ref])
+    except (SnapshotError, HostGitError, OSError):
         pass
 
 
@@ -212,15 +203,15 @@ def working_tree_diff(cwd: Path) -> str:
         NotAGitRepoError: `cwd` is not inside a work tree.
         SnapshotError: git failed or is missing.
     """
-    root = work_tree_root(cwd)
-    try:
-        _git(["rev-parse", "--verify", "--quiet", "HEAD"], root)
-        base = "HEAD"
-    except SnapshotError:
-        base = _git(["hash-object", "-t", "tree", "/dev/null"], root).decode().strip()
-    parts = [_git(["diff", "--no-color", base, "--"], root)]
-    untracked = _git(["ls-files", "--others", "--exclude-standard", "-z"], root)
+    git = _host_git(cwd)
+    head, _ = read_head(git.repo)
+    base = head or _git(git, ["hash-object", "-t", "tree", "/dev/null"]).decode().strip()
+    with git.index_copy() as env:
+        parts = [
+            _git(git, ["diff", "--no-color", "--no-ext-diff", "--no-textconv", base, "--"], env)
+        ]
+        untracked = _git(git, ["ls-files", "--others", "--exclude-standard", "-z"], env)
     for path in sorted(p for p in untracked.split(b"\0") if p):
         new_file = ["diff", "--no-color", "--no-index", "--", "/dev/null", path.decode()]
-        parts.append(_git(new_file, root, ok=(0, 1)))
+        parts.append(_git(git, new_file, ok=(0, 1)))
     return b"".join(parts).decode("utf-8", "replace")

@@ -1,53 +1,35 @@
-"""Git facts about a working directory (commit, branch, remote) for the rollout's session_meta."""
+"""Git facts about a working directory (commit, branch, remote) for the rollout's session_meta.
+
+Read from the repository's files (`codex_core.host_git`), never by running git: the
+workspace is the model's to write, and git would execute what its configuration names.
+"""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 from typing import Any
 
-GIT_TIMEOUT_SECONDS = 2.0
+from codex_core.host_git import config_value, find_repo, read_head
 
 
-def _git(cwd: Path, *args: str, timeout: float) -> str | None:
-    """Stdout of `git args…` in `cwd`, stripped, or None if git fails, is missing or is slow."""
-    try:
-        done = subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-        )
-    except (OSError, subprocess.SubprocessError, ValueError):
-        return None
-    if done.returncode != 0:
-        return None
-    value = done.stdout.strip()
-    return value or None
-
-
-def collect_git_info(cwd: Path, timeout: float = GIT_TIMEOUT_SECONDS) -> dict[str, Any] | None:
+def collect_git_info(cwd: Path, timeout: float = 0.0) -> dict[str, Any] | None:
     """The `git` object of session_meta, or None outside a repository.
-
-    Each git call has a short timeout so a slow or hung repository never delays a session.
 
     Args:
         cwd: The session's working directory.
-        timeout: Seconds allowed for each git subprocess.
+        timeout: Unused (nothing is run any more); kept for callers.
     """
-    commit = _git(cwd, "rev-parse", "HEAD", timeout=timeout)
-    if commit is None and _git(cwd, "rev-parse", "--git-dir", timeout=timeout) is None:
+    del timeout
+    repo = find_repo(cwd)
+    if repo is None:
         return None
+    commit, branch = read_head(repo)
     info: dict[str, Any] = {}
     if commit is not None:
         info["commit_hash"] = commit
-    branch = _git(cwd, "rev-parse", "--abbrev-ref", "HEAD", timeout=timeout)
-    if branch is not None and branch != "HEAD":
-        info["branch"] = branch
-    remote = _git(cwd, "remote", "get-url", "origin", timeout=timeout)
-    if remote is not None:
+        if branch is not None:  # (an unborn branch has no name in git's answer either)
+            info["branch"] = branch
+    remote = config_value(repo.common_dir / "config", "remote", "origin", "url")
+    if remote:
         info["repository_url"] = remote
     return info

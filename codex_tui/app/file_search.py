@@ -18,6 +18,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from codex_core.host_git import HostGit, HostGitError, find_repo
 from codex_tui.app import gitignore
 from codex_tui.app.fuzzy import lowered_subsequence
 
@@ -56,15 +57,22 @@ class FileIndex:
         return True
 
     def _git_list(self, which: list[str], seen: set[str]) -> bool:
+        # Through codex's private git directory: the repository's own config never runs.
+        repo = find_repo(self.root)
+        if repo is None:
+            return False
         try:
+            git = HostGit(repo)
+            index = {"GIT_INDEX_FILE": str(repo.git_dir / "index")}
             proc = subprocess.Popen(
-                ["git", "ls-files", "-z", *which],
+                [git.git, "--no-pager", "ls-files", "-z", *which],
                 cwd=self.root,
+                env=git.env(index),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,
                 stdin=subprocess.DEVNULL,
             )
-        except OSError:
+        except (OSError, HostGitError):
             return False
         assert proc.stdout is not None
         data = proc.stdout.read()

@@ -16,6 +16,7 @@ from codex_core.git_snapshot import (
     take_snapshot,
     working_tree_diff,
 )
+from codex_core.host_git import HostGit, find_repo
 from codex_core.session.undo import UndoStack
 
 
@@ -69,7 +70,9 @@ def test_git_snapshot_restores_a_dirty_tree_without_touching_index_or_head(repo:
     assert git(repo, "status", "--porcelain") == status
     assert (repo / ".git" / "index").read_bytes() == index_before
     assert snap.ref.startswith(SNAPSHOT_REF_PREFIX + "s1/")
-    assert git(repo, "rev-parse", snap.ref).strip() == snap.commit
+    # The snapshot lives in codex's private git directory, never in the user's repository.
+    assert HostGit(snap.repo).run(["rev-parse", snap.ref]).decode().strip() == snap.commit
+    assert git(repo, "for-each-ref", SNAPSHOT_REF_PREFIX) == ""
 
 
 def test_git_snapshot_in_an_unborn_repo(tmp_path: Path) -> None:
@@ -110,6 +113,8 @@ def test_undo_stack_undoes_the_last_turn_then_says_nothing_left(repo: Path) -> N
     with pytest.raises(SnapshotError, match="nothing to undo"):
         asyncio.run(stack.undo())
     assert git(repo, "for-each-ref", SNAPSHOT_REF_PREFIX) == ""
+    shadow = HostGit(find_repo(repo))  # type: ignore[arg-type]
+    assert shadow.run(["for-each-ref", SNAPSHOT_REF_PREFIX]) == b""
 
 
 def test_working_tree_diff_shows_changes_and_new_files_but_not_ignored(repo: Path) -> None:
