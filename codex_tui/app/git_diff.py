@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from textual.content import Content
 
+from codex_core.terminal_text import printable
+
 
 def diff_lines(diff: str) -> list[Content]:
     """Colour a unified diff line by line for the pager."""
     out: list[Content] = []
-    for line in diff.splitlines():
+    for line in printable(diff).splitlines():  # file contents are the model's to write
         if line.startswith(("diff --git", "+++", "---", "index ", "new file", "deleted file")):
             out.append(Content.styled(line, "bold"))
         elif line.startswith("@@"):

@@ -15,6 +15,7 @@ from typing import TextIO
 from codex_core.frontend.home import find_codex_home
 from codex_core.frontend.relative_time import relative_age
 from codex_core.rollout import InvalidCursorError, SessionSummary, list_sessions
+from codex_core.terminal_text import printable
 
 HEADERS = ("Updated", "Branch", "CWD", "Conversation")
 _BRANCH_WIDTH = 24
@@ -36,16 +37,8 @@ def _home_relative(path: str | None) -> str:
     return path
 
 
-_CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], "?")
-
-
-def _printable(text: str) -> str:
-    """`text` without control characters: a rollout must not drive the terminal."""
-    return text.translate(_CONTROL)
-
-
 def _one_line(text: str) -> str:
-    return _printable(" ".join(text.split()))
+    return printable(" ".join(text.split()))
 
 
 def render_table(items: list[SessionSummary], width: int, now: float) -> list[str]:
@@ -53,8 +46,8 @@ def render_table(items: list[SessionSummary], width: int, now: float) -> list[st
     rows = [
         (
             relative_age(item.updated_at, now),
-            _shorten(_printable(item.git_branch or "-"), _BRANCH_WIDTH),
-            _shorten(_printable(_home_relative(item.cwd)), _CWD_WIDTH),
+            _shorten(printable(item.git_branch or "-"), _BRANCH_WIDTH),
+            _shorten(printable(_home_relative(item.cwd)), _CWD_WIDTH),
             _one_line(item.preview),
         )
         for item in items
@@ -155,7 +148,7 @@ def _collect(ns: argparse.Namespace, home: Path) -> list[SessionSummary]:
         )
         items.extend(page.items)
         for skipped in page.skipped:
-            print(f"codex sessions: {_printable(skipped.warning)}", file=sys.stderr)
+            print(f"codex sessions: {printable(skipped.warning)}", file=sys.stderr)
         cursor = page.next_cursor
         if cursor is None:
             break

@@ -13,6 +13,7 @@ from codex_core import __version__
 from codex_core import protocol as ev
 from codex_core.config import Config
 from codex_core.frontend.commands import describe_interaction, display_command
+from codex_core.terminal_text import printable, printable_event
 
 MAX_OUTPUT_LINES = 20
 _STYLES = {
@@ -67,14 +68,14 @@ class HumanProcessor:
             ("session id", session_id),
         ]
         for key, value in rows:
-            self._print(f"{self._style(key + ':', 'bold')} {value}")
+            self._print(f"{self._style(key + ':', 'bold')} {printable(value)}")
         self._print("--------")
         self._print(self._style("user", "cyan", "bold"))
-        self._print(self.prompt.rstrip("\n"))
+        self._print(printable(self.prompt.rstrip("\n")))
 
     def handle(self, event: ev.Event) -> None:
-        """Print one event."""
-        msg = event.msg
+        """Print one event (its text without the terminal controls it may carry)."""
+        msg = printable_event(event.msg)
         match msg:
             case ev.AgentReasoningEvent():
                 self._print()

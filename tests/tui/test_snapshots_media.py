@@ -13,6 +13,8 @@ from textual.pilot import Pilot
 
 from codex_core.protocol import (
     AgentMessageDeltaEvent,
+    ExecCommandBeginEvent,
+    ExecCommandEndEvent,
     McpInvocation,
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
@@ -105,3 +107,26 @@ def test_snapshot_long_streamed_answer_keeps_code_and_table_whole(snap_compare: 
     )
     deltas = [AgentMessageDeltaEvent(delta=answer[i : i + 60]) for i in range(0, len(answer), 60)]
     assert snap_compare(app_for(), terminal_size=SIZE, run_before=run_with(*deltas))
+
+
+def test_snapshot_terminal_controls_in_model_text_and_output_are_not_rendered(
+    snap_compare: Compare,
+) -> None:
+    """Issue 23 item 9: the answer's OSC 52 / title / clear-screen and a command's colour
+    and title sequences are dropped, a stray BEL and CR show as marks, Unicode stays."""
+    answer = (
+        "Copied \x1b]52;c;UFdORUQ=\x07for you\x1b]0;TITLE\x07\x1b[2J\x1b[H — 日本語 🎉 bell\x07."
+    )
+    msgs = (
+        ExecCommandBeginEvent(
+            call_id="c1", command=["bash", "-lc", "printf '\\033]0;x\\007'"], cwd="/home/user"
+        ),
+        ExecCommandEndEvent(
+            call_id="c1",
+            exit_code=0,
+            aggregated_output="\x1b[32mgreen\x1b[0m \x1b]2;T\x1b\\done\x9b2J\nprogress 10%\r50%\n",
+            duration_ms=12,
+        ),
+        AgentMessageDeltaEvent(delta=answer),
+    )
+    assert snap_compare(app_for(), terminal_size=SIZE, run_before=run_with(*msgs))

@@ -11,6 +11,7 @@ from codex_core import protocol as ev
 from codex_core.frontend.commands import describe_interaction, display_command
 from codex_core.protocol import ABORTED_BY_USER, INTERRUPTED_EXIT_CODE, web_search_query
 from codex_core.protocol.common import ReviewDecision, TokenUsage
+from codex_core.terminal_text import printable_event
 from codex_tui.app.diffs import diff_stats
 from codex_tui.app.formatting import (
     context_left_percent,
@@ -110,6 +111,7 @@ class EventApplier:
     async def apply(self, msg: ev.EventMsg, *, replay: bool = False) -> None:
         """Apply one event; `replay` is set for a resumed session's past events."""
         hooks = self.hooks
+        msg = printable_event(msg)  # model text and output never reach the terminal raw
         self.log.record(msg)
         match msg:
             case ev.SessionConfiguredEvent():

@@ -16,6 +16,7 @@ from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey
 
 from codex_core.frontend.relative_time import relative_age
+from codex_core.terminal_text import printable
 from codex_tui.app.clock import Clock
 from codex_tui.app.core import SessionSource, SessionSummary
 from codex_tui.app.formatting import shorten_path, truncate_line
@@ -144,7 +145,7 @@ class ResumePickerScreen(Screen[Path | None]):
                 relative_age(item.updated, now),
                 Content.styled(item.branch or "-", "$text-muted" if not item.branch else ""),
                 shorten_path(item.cwd),
-                truncate_line(" ".join(item.preview.split()), 200) or "(no message)",
+                truncate_line(" ".join(printable(item.preview).split()), 200) or "(no message)",
                 key=item.id,
             )
         if self.shown:

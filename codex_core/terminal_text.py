@@ -1,0 +1,81 @@
+"""Text the model or a command produced, made safe to put on the user's terminal.
+
+Model text and command output are hostile to the terminal that shows them: an OSC 52
+sequence writes the clipboard (tmux passes it on with `set-clipboard on`), others clear the
+screen, set the window title, move the cursor or redefine keys, and a TUI repaints them on
+every frame and again on resume. `printable` drops whole escape sequences (CSI, OSC, DCS and
+the other string controls, 7-bit and 8-bit forms; colours go too) and shows any control
+character left over as its visible picture (ESC → ␛, BEL → ␇, C1 → ␛-like "<9b>"), keeping
+newlines and tabs. A lone carriage return becomes a newline (progress bars print as lines
+instead of overwriting what was shown). Printable text, Unicode included, is unchanged.
+`printable_event` applies it to every displayed string of a protocol event.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_SEQUENCE = re.compile(
+    r"""
+      \x1b\[[0-?]*[ -/]*[@-~]                       # CSI (cursor moves, clear, colours)
+    | \x9b[0-?]*[ -/]*[@-~]                         # 8-bit CSI
+    | (?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)   # OSC (title, clipboard, links)
+    | (?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)  # DCS, SOS, PM, APC
+    | \x1b[ -/]*[0-~]                               # other escapes (charset, keypad, RIS)
+    """,
+    re.VERBOSE,
+)
+_PICTURES = {code: chr(0x2400 + code) for code in range(0x20) if code not in (9, 10)}
+_PICTURES[0x7F] = "\u2421"  # ␡
+_PICTURES.update({code: f"<{code:02x}>" for code in range(0x80, 0xA0)})
+_ID_FIELDS = ("id", "call_id")
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def printable(text: str) -> str:
+    """`text` without terminal escape sequences, other controls shown as visible marks."""
+    if not _CONTROL.search(text):
+        return text
+    text = _SEQUENCE.sub("", text.replace("\r\n", "\n")).replace("\r", "\n")
+    return text.translate(_PICTURES)
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, BaseModel):
+        return printable_event(value)
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if isinstance(value, dict):
+        return {(printable(k) if isinstance(k, str) else k): _clean(v) for k, v in value.items()}
+    return value
+
+
+def _needs_cleaning(value: Any) -> bool:
+    if isinstance(value, str):
+        return _CONTROL.search(value) is not None
+    if isinstance(value, BaseModel):
+        return any(_needs_cleaning(v) for v in value.__dict__.values())
+    if isinstance(value, list):
+        return any(_needs_cleaning(v) for v in value)
+    if isinstance(value, dict):
+        return any(_needs_cleaning(k) or _needs_cleaning(v) for k, v in value.items())
+    return False
+
+
+def printable_event(msg: Model) -> Model:
+    """A copy of `msg` whose strings are `printable` (`msg` itself when nothing changes).
+
+    Identifiers (`id`, `call_id`, `…_id`) stay as they are: they are matched, not shown.
+    """
+    update = {
+        name: _clean(value)
+        for name, value in msg.__dict__.items()
+        if not (name in _ID_FIELDS or name.endswith("_id")) and _needs_cleaning(value)
+    }
+    return msg.model_copy(update=update) if update else msg

@@ -1,0 +1,134 @@
+"""Issue 23 item 9: model text and command output never drive the user's terminal.
+
+The model's answer and a command's output carry an OSC 52 clipboard write, a window
+title, clear-screen and cursor moves. `codex exec` (human output), the TUI (cells, the
+approval prompt) and the replay of a resumed session must show the text without them;
+Unicode stays; `--json` keeps the raw text as valid JSON.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pexpect
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.e2e.test_tui_session import Terminal
+from tests.support.model_server import ModelServer
+from tests.support.sse import message, shell_call, turn
+
+CLIPBOARD = "UFdORUQtQ0xJUEJPQVJE"  # base64 the model wants in the user's clipboard
+ANSWER = (
+    f"Answer \x1b]52;c;{CLIPBOARD}\x07 \x1b]0;EVIL-TITLE\x07\x1b[2J\x1b[H\x1b[5A"
+    "\x9b2J 日本語 🎉 e\u0301 done"
+)
+OUTPUT_SCRIPT = r"printf 'out \033]52;c;T1VUUFVU\007 \033]2;OUT-TITLE\033\\ \033[2J end\n'"
+# What would act on a terminal (Textual writes its own escapes, but never these).
+SEQUENCES = ("\x1b]52;", "\x1b]0;EVIL", "\x1b]2;OUT", "\x9b", "\x1b[5A")
+
+
+def test_codex_exec_human_output_has_no_terminal_controls(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    model_server.add(
+        turn(shell_call(["bash", "-c", OUTPUT_SCRIPT])),
+        turn(message(ANSWER)),
+    )
+    argv = [str(codex_bin), "exec", "--skip-git-repo-check", "-s", "danger-full-access"]
+    proc = subprocess.run(
+        [*argv, *model_server.cli_flags(), "hi"],
+        cwd=tmp_path,
+        env={**os.environ, "OPENAI_API_KEY": "sk-test"},
+        capture_output=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert proc.returncode == 0, proc.stderr
+    for stream in (proc.stdout, proc.stderr):
+        text = stream.decode("utf-8")
+        bad = [line for line in text.splitlines() if any(c in line for c in "\x1b\x07\x9b\x9d")]
+        assert not bad, bad
+        assert CLIPBOARD not in text and "EVIL-TITLE" not in text  # (sequence and payload)
+    assert "日本語 🎉 e\u0301 done" in proc.stdout.decode()
+    assert "out" in proc.stderr.decode() and "end" in proc.stderr.decode()
+
+
+def test_codex_exec_json_keeps_the_raw_text_as_valid_json(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    model_server.add(turn(message(ANSWER)))
+    argv = [str(codex_bin), "exec", "--json", "--skip-git-repo-check"]
+    proc = subprocess.run(
+        [*argv, *model_server.cli_flags(), "hi"],
+        cwd=tmp_path,
+        env={**os.environ, "OPENAI_API_KEY": "sk-test"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    events = [json.loads(line) for line in proc.stdout.splitlines()]
+    texts = [e["item"]["text"] for e in events if e.get("item", {}).get("type") == "agent_message"]
+    assert texts == [ANSWER]
+    assert "\x1b" not in proc.stdout  # escaped inside the JSON strings
+
+
+def _spawn(codex_bin: Path, args: list[str], cwd: Path) -> tuple[Terminal, io.StringIO]:
+    env = {**os.environ, "OPENAI_API_KEY": "sk-test", "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        str(codex_bin), args, cwd=str(cwd), env=env, dimensions=(36, 110), encoding="utf-8"
+    )
+    raw = io.StringIO()
+    child.logfile_read = raw
+    return Terminal(child), raw
+
+
+def test_tui_cells_prompt_and_resume_show_no_terminal_controls(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    # (`touch` keeps it from counting as a known-safe command that runs without a prompt)
+    command = ["bash", "-c", OUTPUT_SCRIPT + "; touch made; echo '\x1b]52;c;QVBQUk9WQUw=\x07'"]
+    model_server.add(turn(shell_call(command)), turn(message(ANSWER)))
+    flags = ["-a", "untrusted", "-s", "danger-full-access", *model_server.cli_flags()]
+    term, raw = _spawn(codex_bin, flags, project)
+    term.wait_for("Ask Codex to do anything")
+    term.child.send("go\r")
+    term.wait_for("Allow Codex to run this command?")
+    term.child.send("y")
+    term.wait_for("done")
+    term.wait_for("日本語")
+    term.child.send("\x04")
+    term.rest()
+    shown = raw.getvalue()
+    for sequence in SEQUENCES:
+        assert sequence not in shown, f"{sequence!r} reached the terminal"
+    assert CLIPBOARD not in shown and "QVBQUk9WQUw=" not in shown
+
+    term, raw = _spawn(codex_bin, ["resume", "--last", *flags], project)
+    term.wait_for("日本語")
+    term.wait_for("Ask Codex to do anything")
+    term.child.send("\x04")
+    term.rest()
+    replay = raw.getvalue()
+    for sequence in SEQUENCES:
+        assert sequence not in replay, f"{sequence!r} came back on resume"
+    assert CLIPBOARD not in replay
+
+
+@given(st.text())
+def test_printable_leaves_no_controls_and_keeps_printable_text(text: str) -> None:
+    from codex_core.terminal_text import printable
+
+    out = printable(text)
+    assert not any(ord(c) < 0x20 and c not in "\n\t" for c in out)
+    assert not any(0x7F <= ord(c) <= 0x9F for c in out)
+    if all(c.isprintable() or c in "\n\t" for c in text):
+        assert out == text
