@@ -261,12 +261,16 @@ def plan_launch(
     bwrap: str | None = None,
     use_userns: bool | None = None,
     controlling_tty: bool = False,
+    share_placeholders: bool = True,
 ) -> LaunchPlan:
     """Plan the launch of `command` under `policy`, whose relative paths resolve against `cwd`.
 
     The command runs in the directory the argv is started in. With `controlling_tty`
     the helper makes the terminal on its stdin the command's controlling terminal (a PTY
-    session: bubblewrap's `--new-session` left the command without one).
+    session: bubblewrap's `--new-session` left the command without one). Without
+    `share_placeholders` the mount points of absent protected paths are not claimed in the
+    registry (nothing holds them for this sandbox): only for an argv that a caller inspects
+    rather than runs.
     """
     python = python or sys.executable
     ensure_helper_bytecode()
@@ -280,7 +284,8 @@ def plan_launch(
         if os.path.isdir(r.root)
     ]
     roots = list(dict.fromkeys(roots))
-    registry = placeholders.registry_dir() if use_userns and bwrap is not None else None
+    sharing = share_placeholders and use_userns and bwrap is not None
+    registry = placeholders.registry_dir() if sharing else None
     protected: list[str] = []
     absent: list[str] = []
     for root in roots:

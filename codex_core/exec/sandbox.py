@@ -114,7 +114,11 @@ def sandbox_argv(
     """
     del codex_home
     if sandbox == "linux":
-        return linux_launch_plan(command, policy, sandbox_cwd, env, env_fd).argv
+        # Only the argv leaves here, so nobody could give the placeholders back: keep them.
+        plan = plan_launch(
+            command, policy, str(sandbox_cwd), env, env_fd=env_fd, share_placeholders=False
+        )
+        return plan.argv
     if sandbox == "macos":
         return seatbelt_argv(command, policy, str(sandbox_cwd), env)
     return list(command)

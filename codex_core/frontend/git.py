@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from sandbox_helper.placeholders import is_placeholder
+
 
 def find_git_root(directory: Path) -> Path | None:
     """The nearest ancestor of `directory` (inclusive) holding a `.git` entry, or None.
@@ -13,7 +15,9 @@ def find_git_root(directory: Path) -> Path | None:
     """
     start = directory.expanduser().absolute()
     for candidate in (start, *start.parents):
-        if (candidate / ".git").exists():
+        # Not the empty mount point a running sandbox holds (/tmp/.git while it runs).
+        dot_git = candidate / ".git"
+        if dot_git.exists() and not is_placeholder(str(dot_git)):
             return candidate
     return None
 

@@ -1,6 +1,6 @@
 """Git facts about a working directory (commit, branch, remote) for the rollout's session_meta.
 
-Read from the repository's files (`codex_core.host_git`), never by running git: the
+Read from the repository's files (`codex_core.git_repo`), never by running git: the
 workspace is the model's to write, and git would execute what its configuration names.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from codex_core.host_git import config_value, find_repo, read_head
+from codex_core.git_repo import config_value, find_repo, read_head
 
 
 def collect_git_info(cwd: Path, timeout: float = 0.0) -> dict[str, Any] | None:

@@ -165,7 +165,11 @@ def test_snapshot_diff_pager(snap_compare: Compare, tmp_path: Path) -> None:
 
     async def diff(pilot: Pilot[Any], boot: FakeBoot) -> None:
         await submit(pilot, "/diff")
-        await pilot.pause(0.3)
+        for _ in range(100):  # git runs in a thread: wait for the pager, not a fixed time
+            if type(pilot.app.screen).__name__ == "PagerScreen":
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.1)
 
     app, boot = app_with(FakeBoot(configured_event=configured(cwd=str(tmp_path))))
     assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=diff))
