@@ -65,9 +65,9 @@ A patch whose every path the user approved for the session is auto-approved in e
 an empty patch is rejected. "Inside roots" means every path, after resolving symlinks, lies
 under a writable root (cwd, configured roots, /tmp, $TMPDIR) and not under a `.git` or
 `.codex` directory of one, which stay read-only like in the sandbox. `patch_sandbox` says
-where an approved patch is written: in the platform sandbox whenever every path is inside
-the roots and a sandbox exists, unsandboxed only for what the user approved outside them
-(or under danger-full-access).
+where an approved patch is written: in the platform sandbox whenever a sandbox exists (the
+paths the user approved outside the roots, `patch_extra_writable`, are added to that one
+launch), unsandboxed only under danger-full-access or without a sandbox.
 """
 
 from __future__ import annotations
@@ -255,23 +255,40 @@ def patch_sandbox(
     *,
     env: Mapping[str, str] | None = None,
 ) -> Literal["none", "platform"]:
-    """Where a patch the user approved is written: in the platform sandbox when it can be.
+    """Where a patch the user approved is written: in the platform sandbox whenever one exists.
 
-    Only a patch that writes outside the writable roots (which the user approved) or runs
-    under danger-full-access, or that has no sandbox to run in, is written unsandboxed.
+    Paths the user approved outside the writable roots do not take the patch out of the
+    sandbox: they are added to that one launch (`patch_extra_writable`). Only a patch under
+    danger-full-access, or with no sandbox to run in, is written unsandboxed.
 
     Args:
-        paths: Every file the patch writes (relative to `cwd`).
+        paths: Every file the patch writes (relative to `cwd`); unused, kept for callers.
         sandbox_policy: What the agent may write.
-        cwd: The turn's working directory.
+        cwd: The turn's working directory; unused.
         sandbox_available: Whether the platform sandbox can be used here.
-        env: Environment for `$TMPDIR`; the process environment when omitted.
+        env: Environment for `$TMPDIR`; unused.
     """
+    del paths, cwd, env
     if isinstance(sandbox_policy, DangerFullAccessPolicy) or not sandbox_available:
         return "none"
+    return "platform"
+
+
+def patch_extra_writable(
+    paths: Iterable[Path],
+    sandbox_policy: SandboxPolicy,
+    cwd: Path,
+    *,
+    env: Mapping[str, str] | None = None,
+) -> list[Path]:
+    """The pinned `paths` an approved patch writes outside the writable roots.
+
+    These, and nothing else, are added to the sandbox of the launch that applies the
+    patch. `paths` are absolute and already resolved (`codex_core.apply_patch.pins`).
+    """
     roots = writable_roots(sandbox_policy, cwd, env)
-    resolved = [Path(os.path.realpath(cwd / path)) for path in paths]
-    return "platform" if all(_is_writable(p, roots) for p in resolved) else "none"
+    outside = [path for path in paths if not _is_writable(path, roots)]
+    return list(dict.fromkeys(outside))
 
 
 def _is_writable(path: Path, roots: list[WritableRoot]) -> bool:
@@ -323,3 +340,11 @@ def assess_stdin_write(
     if session_unsandboxed:
         return AskUser("this session runs outside the sandbox")
     return AskUser("this session was started with more access than this turn's sandbox policy")
+
+
+def outside_writable_roots(
+    resolved: Iterable[Path], sandbox_policy: SandboxPolicy, cwd: Path
+) -> list[Path]:
+    """The real paths among `resolved` the sandbox policy does not let commands write."""
+    roots = writable_roots(sandbox_policy, cwd)
+    return [path for path in resolved if not _is_writable(path, roots)]

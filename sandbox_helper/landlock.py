@@ -116,15 +116,19 @@ class Ruleset:
         except OSError:
             return False
         try:
-            if posix.fstat(fd).st_mode & S_IFMT != S_IFDIR:
-                access &= FILE_ACCESS
-            rule = _PathBeneathAttr(access & self.handled, fd)
-            rc = self._libc.syscall(SYS_ADD_RULE, self.fd, RULE_PATH_BENEATH, byref(rule), 0)
-            if rc < 0:
-                raise LandlockError(get_errno(), f"landlock_add_rule failed for {path}")
+            self.allow_fd(fd, access, path)
         finally:
             posix.close(fd)
         return True
+
+    def allow_fd(self, fd: int, access: int, name: str = "") -> None:
+        """Grant `access` beneath the file or directory open on `fd` (an O_PATH one will do)."""
+        if posix.fstat(fd).st_mode & S_IFMT != S_IFDIR:
+            access &= FILE_ACCESS
+        rule = _PathBeneathAttr(access & self.handled, fd)
+        rc = self._libc.syscall(SYS_ADD_RULE, self.fd, RULE_PATH_BENEATH, byref(rule), 0)
+        if rc < 0:
+            raise LandlockError(get_errno(), f"landlock_add_rule failed for {name or fd}")
 
     def restrict_self(self) -> None:
         """Enforce the ruleset on this process and its future children (needs no_new_privs)."""

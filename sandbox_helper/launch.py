@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Sequence
 
 from sandbox_helper import placeholders
 from sandbox_helper.policy import PROTECTED_SUBDIRS, HelperPolicy, writable_roots
@@ -262,6 +263,7 @@ def plan_launch(
     use_userns: bool | None = None,
     controlling_tty: bool = False,
     share_placeholders: bool = True,
+    writable_files: Sequence[tuple[int, str]] = (),
 ) -> LaunchPlan:
     """Plan the launch of `command` under `policy`, whose relative paths resolve against `cwd`.
 
@@ -270,7 +272,10 @@ def plan_launch(
     session: bubblewrap's `--new-session` left the command without one). Without
     `share_placeholders` the mount points of absent protected paths are not claimed in the
     registry (nothing holds them for this sandbox): only for an argv that a caller inspects
-    rather than runs.
+    rather than runs. `writable_files` are (descriptor, path) pairs of single files made
+    writable on top of the policy (an approved patch outside the writable roots): bound by
+    descriptor, so a link swapped into the path later cannot redirect the grant; the caller
+    keeps the descriptors open and inheritable until the launch.
     """
     python = python or sys.executable
     ensure_helper_bytecode()
@@ -323,6 +328,8 @@ def plan_launch(
     for root in roots:
         stage2 += ["--writable", root]
     if not use_userns or bwrap is None:
+        for fd, _ in writable_files:
+            stage2 += ["--writable-fd", str(fd)]
         for path in protected + absent:
             stage2 += ["--fence", path]
         stage2 += ["--direct", "--", *command]
@@ -340,6 +347,9 @@ def plan_launch(
     holds = _hold_all(registry, absent)
     for path in absent:
         argv += ["--tmpfs", path, "--remount-ro", path]
+    for fd, path in writable_files:
+        argv += ["--bind-fd", str(fd), path]
+        stage2 += ["--writable", path]
     argv.append("--")  # bwrap keeps the working directory it was started in
     argv += isolated_argv(python, package_root(), STAGE2_TARGET, [*stage2, "--", *command])
     return LaunchPlan(argv, holds, True)

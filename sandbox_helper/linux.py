@@ -4,8 +4,8 @@ Started by the core as an isolated interpreter (`python -I -S -B`, see
 `sandbox_helper.launch`), normally inside bubblewrap, with an empty environment; the
 command's own environment arrives on an inherited file descriptor:
 
-    stage2 [--env-fd N] [--network] [--ctty] [--writable DIR]... [--fence PATH]...
-           [--direct] -- COMMAND [ARGS...]
+    stage2 [--env-fd N] [--network] [--ctty] [--writable DIR]... [--writable-fd N]...
+           [--fence PATH]... [--direct] -- COMMAND [ARGS...]
 
 Inside bubblewrap the namespaces and mounts are the file-system sandbox, and Landlock
 (where the kernel has it) is a second layer: read and execute everywhere, writes only
@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
 PROG = "codex-linux-sandbox"
 USAGE = (
-    f"usage: {PROG} [--env-fd N] [--network] [--ctty] [--writable DIR]... [--fence PATH]... "
-    "[--direct] -- COMMAND [ARGS...]"
+    f"usage: {PROG} [--env-fd N] [--network] [--ctty] [--writable DIR]... [--writable-fd N]... "
+    "[--fence PATH]... [--direct] -- COMMAND [ARGS...]"
 )
 HOW_TO_PROCEED = (
     "run with `--sandbox danger-full-access` (no sandbox), or use a Linux kernel with user "
@@ -58,7 +58,16 @@ class SandboxSetupError(RuntimeError):
 class Stage2Args:
     """Parsed helper command line."""
 
-    __slots__ = ("env_fd", "network", "ctty", "writable", "fences", "direct", "command")
+    __slots__ = (
+        "env_fd",
+        "network",
+        "ctty",
+        "writable",
+        "writable_fds",
+        "fences",
+        "direct",
+        "command",
+    )
 
     def __init__(self) -> None:
         """Defaults: no env fd, no network, nothing writable, inside bubblewrap."""
@@ -66,6 +75,7 @@ class Stage2Args:
         self.network = False
         self.ctty = False
         self.writable: list[str] = []
+        self.writable_fds: list[int] = []
         self.fences: list[str] = []
         self.direct = False
         self.command: list[str] = []
@@ -85,13 +95,16 @@ def parse_args(argv: list[str]) -> Stage2Args:
             setattr(args, flag[2:], True)
             i += 1
             continue
-        if flag not in ("--env-fd", "--writable", "--fence") or i + 1 >= len(argv):
+        if flag not in ("--env-fd", "--writable", "--writable-fd", "--fence") or i + 1 >= len(argv):
             raise UsageError(f"unknown argument or missing value: {flag!r}")
         value = argv[i + 1]
-        if flag == "--env-fd":
+        if flag in ("--env-fd", "--writable-fd"):
             if not value.isdigit():
-                raise UsageError("--env-fd needs a file descriptor number")
-            args.env_fd = int(value)
+                raise UsageError(f"{flag} needs a file descriptor number")
+            if flag == "--env-fd":
+                args.env_fd = int(value)
+            else:
+                args.writable_fds.append(int(value))
         elif flag == "--writable":
             args.writable.append(value)
         else:
@@ -188,6 +201,9 @@ def apply_sandbox(args: Stage2Args, libc: Libc) -> None:
                 ruleset.allow("/dev", ruleset.handled)  # bubblewrap's private /dev
             for root in args.writable:
                 _grant_except(ruleset, root, args.fences if args.direct else [])
+            for fd in args.writable_fds:  # single approved files, opened without following links
+                ruleset.allow_fd(fd, ruleset.handled)
+                posix.close(fd)
             ruleset.restrict_self()
         seccomp.install_filter(libc, network=args.network, deny_sysv=args.direct)
     except OSError as err:

@@ -11,7 +11,9 @@ class ExecParams:
     """A command to run: argv, working directory, timeout and the full child environment.
 
     `stdin` is written to the command's standard input and then closed; without it the
-    command reads /dev/null.
+    command reads /dev/null. `writable_files` are single files the user approved outside
+    the writable roots, each as (an O_PATH descriptor opened without following links, its
+    path): the Linux sandbox makes exactly those writable, by descriptor.
     """
 
     command: list[str]
@@ -19,6 +21,7 @@ class ExecParams:
     timeout_ms: int | None
     env: dict[str, str]
     stdin: bytes | None = None
+    writable_files: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass

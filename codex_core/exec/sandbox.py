@@ -85,14 +85,22 @@ def linux_launch_plan(
     env_fd: int | None,
     *,
     controlling_tty: bool = False,
+    writable_files: tuple[tuple[int, str], ...] = (),
 ) -> LaunchPlan:
     """The bubblewrap (or, without user namespaces, Landlock-only) launch of `command`.
 
-    Start `plan.argv` with an empty environment and `env_fd` inherited; it carries the
-    command's environment (`sandbox_helper.launch.env_memfd`).
+    Start `plan.argv` with an empty environment and `env_fd` (and the descriptors of
+    `writable_files`) inherited; `env_fd` carries the command's environment
+    (`sandbox_helper.launch.env_memfd`).
     """
     return plan_launch(
-        command, policy, str(sandbox_cwd), env, env_fd=env_fd, controlling_tty=controlling_tty
+        command,
+        policy,
+        str(sandbox_cwd),
+        env,
+        env_fd=env_fd,
+        controlling_tty=controlling_tty,
+        writable_files=writable_files,
     )
 
 

@@ -116,6 +116,7 @@ class _Launch:
         helper = helper_policy(policy)
         env = sandbox_env(params.env, sandbox, helper)
         self.env_fd: int | None = None
+        self.file_fds: tuple[int, ...] = ()
         self.plan: LaunchPlan | None = None
         if sandbox != "linux":
             self.argv = sandbox_argv(params.command, sandbox, helper, cwd, params.env)
@@ -123,8 +124,15 @@ class _Launch:
             return
         self.env_fd = env_memfd(env)
         plan = linux_launch_plan(
-            params.command, helper, cwd, env, self.env_fd, controlling_tty=controlling_tty
+            params.command,
+            helper,
+            cwd,
+            env,
+            self.env_fd,
+            controlling_tty=controlling_tty,
+            writable_files=params.writable_files,
         )
+        self.file_fds = tuple(fd for fd, _ in params.writable_files)
         if not plan.uses_bwrap and not _Launch.warned_no_userns:
             _Launch.warned_no_userns = True
             log.warning(NO_USERNS_WARNING)
@@ -133,7 +141,7 @@ class _Launch:
 
     @property
     def pass_fds(self) -> tuple[int, ...]:
-        return () if self.env_fd is None else (self.env_fd,)
+        return self.file_fds + (() if self.env_fd is None else (self.env_fd,))
 
     def close_env_fd(self) -> None:
         if self.env_fd is not None:

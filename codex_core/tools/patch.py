@@ -3,8 +3,9 @@
 The codex process never writes a patch itself: it runs the `apply_patch` command (an
 isolated interpreter, patch on stdin) through the same platform sandbox as shell commands,
 so the kernel decides where each write lands, whatever a link in the workspace points at
-by then. Only a patch the user approved outside the writable roots, or one under
-danger-full-access, is written without the sandbox.
+by then. A patch the user approved outside the writable roots runs there too, with
+exactly the approved files added (`patch_grants`); only under danger-full-access, or
+where no sandbox exists, is a patch written without one.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 from pathlib import Path
 
 from codex_core.apply_patch import (
@@ -38,9 +40,18 @@ from codex_core.protocol import (
     TurnDiffEvent,
     UpdateChange,
 )
-from codex_core.safety import AskUser, AutoApprove, Reject, assess_patch_safety, patch_sandbox
+from codex_core.protocol.common import SandboxPolicy
+from codex_core.safety import (
+    AskUser,
+    AutoApprove,
+    Reject,
+    assess_patch_safety,
+    outside_writable_roots,
+    patch_sandbox,
+)
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import TurnAbortRequested
+from codex_core.tools.patch_grants import GrantError, close_all, open_approved
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +117,9 @@ async def run_apply_patch(
         where = f": {err.filename}" if err.filename else ""
         return f"apply_patch verification failed: {err.strerror or err}{where}"
     paths = touched_paths(changes)
+    # What the user is asked about is where each path leads now; it is written there or
+    # nowhere (`patch_grants` refuses a path whose links changed after the question).
+    real = [Path(os.path.realpath(cwd / path)) for path in paths]
     turn = ctx.turn
     platform = _platform_sandbox(ctx)
     check = assess_patch_safety(
@@ -132,7 +146,33 @@ async def run_apply_patch(
         assert isinstance(check, AutoApprove)
         where = check.sandbox
     sandbox: SandboxType = platform if where == "platform" and platform is not None else "none"
+    grants: list[tuple[int, str]] = []
+    if where == "none" and platform == "linux":
+        # Approved outside the writable roots: still sandboxed, with exactly those files.
+        # (Seatbelt profiles take no descriptors: on macOS such a patch is still written
+        # outside the sandbox.)
+        try:
+            grants = _grant_outside(changes, real, turn.sandbox_policy, turn.cwd)
+        except GrantError as err:
+            return f"patch rejected: {err}"
+        sandbox = platform
+    try:
+        return await _apply(ctx, call_id, check, file_changes, paths, stdin, cwd, sandbox, grants)
+    finally:
+        close_all(grants)
 
+
+async def _apply(
+    ctx: ToolContext,
+    call_id: str,
+    check: AutoApprove | AskUser,
+    file_changes: dict[str, FileChange],
+    paths: list[Path],
+    stdin: bytes,
+    cwd: Path,
+    sandbox: SandboxType,
+    grants: list[tuple[int, str]],
+) -> str:
     ctx.diff_tracker.on_patch_begin(paths)
     ctx.emit(
         PatchApplyBeginEvent(
@@ -140,7 +180,7 @@ async def run_apply_patch(
         )
     )
     try:
-        result = await _apply_in_sandbox(ctx, stdin, cwd, sandbox)
+        result = await _apply_in_sandbox(ctx, stdin, cwd, sandbox, tuple(grants))
     except asyncio.CancelledError:
         ctx.emit(PatchApplyEndEvent(call_id=call_id, stderr=ABORTED, success=False))
         raise
@@ -166,8 +206,45 @@ def _platform_sandbox(ctx: ToolContext) -> SandboxType | None:
         return None
 
 
+def _grant_outside(
+    changes: list[FileChangeInfo], real: list[Path], policy: SandboxPolicy, cwd: Path
+) -> list[tuple[int, str]]:
+    """Descriptors of the approved files outside the writable roots (see `patch_grants`).
+
+    Raises:
+        GrantError: a path changed since it was approved, or the patch deletes or moves a
+            file outside the roots (that needs its directory, more than the file).
+    """
+    real_of = dict(zip(touched_paths(changes), real, strict=True))
+    outside = set(outside_writable_roots(real, policy, cwd))
+    wanted: dict[Path, bool] = {}
+    for change in changes:
+        source = real_of[change.path]
+        if source in outside and (change.kind == "delete" or change.move_path is not None):
+            raise GrantError(
+                f"{source} is outside the writable roots: a patch may add or update files "
+                "there, not delete or move them"
+            )
+        if source in outside:
+            wanted[source] = wanted.get(source, False) or change.kind == "add"
+        if change.move_path is not None and real_of[change.move_path] in outside:
+            wanted[real_of[change.move_path]] = True
+    grants: list[tuple[int, str]] = []
+    try:
+        for path, create in wanted.items():
+            grants.append((open_approved(path, create=create), str(path)))
+    except GrantError:
+        close_all(grants)
+        raise
+    return grants
+
+
 async def _apply_in_sandbox(
-    ctx: ToolContext, patch: bytes, cwd: Path, sandbox: SandboxType
+    ctx: ToolContext,
+    patch: bytes,
+    cwd: Path,
+    sandbox: SandboxType,
+    grants: tuple[tuple[int, str], ...] = (),
 ) -> ExecResult:
     """Run the apply_patch command in `cwd` inside `sandbox`, the patch on its stdin."""
     if not cwd.is_dir():
@@ -178,6 +255,7 @@ async def _apply_in_sandbox(
         timeout_ms=ctx.turn.shell_timeout_ms,
         env=dict(APPLY_PATCH_ENV),
         stdin=patch,
+        writable_files=grants,
     )
     return await run_exec(
         params, sandbox, ctx.turn.sandbox_policy, ctx.turn.cwd, codex_home=ctx.codex_home
