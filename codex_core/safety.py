@@ -64,10 +64,10 @@ Without a platform sandbox, "inside roots" patches ask (Reject under `never`) li
 A patch whose every path the user approved for the session is auto-approved in every cell;
 an empty patch is rejected. "Inside roots" means every path, after resolving symlinks, lies
 under a writable root (cwd, configured roots, /tmp, $TMPDIR) and not under a `.git` or
-`.codex` directory of one, which stay read-only like in the sandbox. `patch_sandbox` says
-where an approved patch is written: in the platform sandbox whenever a sandbox exists (the
-paths the user approved outside the roots, `patch_extra_writable`, are added to that one
-launch), unsandboxed only under danger-full-access or without a sandbox.
+`.codex` directory of one, which stay read-only like in the sandbox. An approved patch is
+written in the platform sandbox whenever one exists: the files the user approved outside
+the roots are added to that one launch, nothing else; unsandboxed only under
+danger-full-access or without a sandbox.
 """
 
 from __future__ import annotations
@@ -255,23 +255,25 @@ def patch_sandbox(
     *,
     env: Mapping[str, str] | None = None,
 ) -> Literal["none", "platform"]:
-    """Where a patch the user approved is written: in the platform sandbox whenever one exists.
+    """Where a patch is written with the turn's own policy: "platform" when it can be.
 
-    Paths the user approved outside the writable roots do not take the patch out of the
-    sandbox: they are added to that one launch (`patch_extra_writable`). Only a patch under
-    danger-full-access, or with no sandbox to run in, is written unsandboxed.
+    "none" means the turn's policy does not cover every path: under danger-full-access or
+    with no sandbox the patch is written unsandboxed; otherwise (paths the user approved
+    outside the writable roots) `codex_core.tools.patch` still runs it in the platform
+    sandbox with exactly those files added (`patch_extra_writable`).
 
     Args:
-        paths: Every file the patch writes (relative to `cwd`); unused, kept for callers.
+        paths: Every file the patch writes (relative to `cwd`).
         sandbox_policy: What the agent may write.
-        cwd: The turn's working directory; unused.
+        cwd: The turn's working directory.
         sandbox_available: Whether the platform sandbox can be used here.
-        env: Environment for `$TMPDIR`; unused.
+        env: Environment for `$TMPDIR`; the process environment when omitted.
     """
-    del paths, cwd, env
     if isinstance(sandbox_policy, DangerFullAccessPolicy) or not sandbox_available:
         return "none"
-    return "platform"
+    roots = writable_roots(sandbox_policy, cwd, env)
+    resolved = [Path(os.path.realpath(cwd / path)) for path in paths]
+    return "platform" if all(_is_writable(p, roots) for p in resolved) else "none"
 
 
 def patch_extra_writable(
@@ -281,10 +283,10 @@ def patch_extra_writable(
     *,
     env: Mapping[str, str] | None = None,
 ) -> list[Path]:
-    """The pinned `paths` an approved patch writes outside the writable roots.
+    """The real `paths` an approved patch writes outside the writable roots.
 
     These, and nothing else, are added to the sandbox of the launch that applies the
-    patch. `paths` are absolute and already resolved (`codex_core.apply_patch.pins`).
+    patch. `paths` are absolute and already resolved (real paths at approval time).
     """
     roots = writable_roots(sandbox_policy, cwd, env)
     outside = [path for path in paths if not _is_writable(path, roots)]
@@ -340,11 +342,3 @@ def assess_stdin_write(
     if session_unsandboxed:
         return AskUser("this session runs outside the sandbox")
     return AskUser("this session was started with more access than this turn's sandbox policy")
-
-
-def outside_writable_roots(
-    resolved: Iterable[Path], sandbox_policy: SandboxPolicy, cwd: Path
-) -> list[Path]:
-    """The real paths among `resolved` the sandbox policy does not let commands write."""
-    roots = writable_roots(sandbox_policy, cwd)
-    return [path for path in resolved if not _is_writable(path, roots)]

@@ -46,7 +46,7 @@ from codex_core.safety import (
     AutoApprove,
     Reject,
     assess_patch_safety,
-    outside_writable_roots,
+    patch_extra_writable,
     patch_sandbox,
 )
 from codex_core.tools.context import ToolContext
@@ -216,7 +216,7 @@ def _grant_outside(
             file outside the roots (that needs its directory, more than the file).
     """
     real_of = dict(zip(touched_paths(changes), real, strict=True))
-    outside = set(outside_writable_roots(real, policy, cwd))
+    outside = set(patch_extra_writable(real, policy, cwd))
     wanted: dict[Path, bool] = {}
     for change in changes:
         source = real_of[change.path]
