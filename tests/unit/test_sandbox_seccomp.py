@@ -87,3 +87,18 @@ def test_seccomp_filter_kills_foreign_arch_and_x32_syscalls() -> None:
 def test_seccomp_filter_refuses_unknown_architecture() -> None:
     with pytest.raises(seccomp.SeccompError, match="riscv64"):
         seccomp.build_network_filter("riscv64")
+
+
+def test_bwrap_version_is_read_from_its_binary_without_running_it(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from sandbox_helper.launch import _embedded_version, bundled_bwrap
+
+    fake = Path(str(tmp_path)) / "bwrap"
+    fake.write_bytes(b"\x7fELF...usage: bwrap\0bubblewrap 0.12.1\0bubblewrap.c\0")
+    assert _embedded_version(str(fake)) == (0, 12, 1)
+    fake.write_bytes(b"\x7fELF no version here bubblewrap \0")
+    assert _embedded_version(str(fake)) == ()
+    bundled = bundled_bwrap()
+    if bundled is not None:
+        assert _embedded_version(bundled) >= (0, 11, 0)
