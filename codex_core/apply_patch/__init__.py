@@ -13,6 +13,7 @@ from codex_core.apply_patch.model import (
     UpdateFile,
 )
 from codex_core.apply_patch.parser import parse_patch
+from codex_core.apply_patch.pins import HunkPins, encode_pins, pin_patch, pinned_paths
 from codex_core.apply_patch.shell import extract_apply_patch_from_shell
 from codex_core.apply_patch.turn_diff import TurnDiffTracker
 
@@ -23,6 +24,7 @@ __all__ = [
     "DeleteFile",
     "FileChangeInfo",
     "Hunk",
+    "HunkPins",
     "Patch",
     "PatchParseError",
     "TurnDiffTracker",
@@ -30,6 +32,9 @@ __all__ = [
     "UpdateFile",
     "apply_patch",
     "compute_changes",
+    "encode_pins",
     "extract_apply_patch_from_shell",
     "parse_patch",
+    "pin_patch",
+    "pinned_paths",
 ]

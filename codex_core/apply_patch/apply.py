@@ -16,7 +16,9 @@ from codex_core.apply_patch.model import (
     Patch,
     UpdateFile,
 )
+from codex_core.apply_patch.nofollow import LinkInPath, remove_file, write_file
 from codex_core.apply_patch.parser import parse_patch
+from codex_core.apply_patch.pins import HunkPins, pin_patch
 from codex_core.apply_patch.udiff import unified_hunks
 
 logger = logging.getLogger(__name__)
@@ -33,6 +35,11 @@ def resolve_path(cwd: Path, path: str) -> Path:
 
 
 def _describe(err: OSError) -> str:
+    if isinstance(err, LinkInPath):
+        return (
+            f"{err.path} became a symbolic link after the patch was checked; apply_patch "
+            "does not follow it, so nothing was written there"
+        )
     if isinstance(err, FileNotFoundError):
         return "the file does not exist"
     if isinstance(err, IsADirectoryError):
@@ -144,15 +151,18 @@ def compute_changes(patch: Patch, cwd: Path) -> list[FileChangeInfo]:
     return changes
 
 
-def apply_patch(text: str, cwd: Path) -> ApplyResult:
+def apply_patch(text: str, cwd: Path, pins: list[HunkPins] | None = None) -> ApplyResult:
     """Parse `text` and apply its hunks in order to the files under `cwd`.
 
     Hunks apply one after another: when one fails, the earlier ones stay applied and the
-    error is raised; nothing is written when the patch does not parse.
+    error is raised; nothing is written when the patch does not parse. Every write goes to
+    the hunk's pinned path (`codex_core.apply_patch.pins`) without following a link.
 
     Args:
         text: the patch text (lenient forms accepted).
         cwd: the directory relative paths in the patch are resolved against.
+        pins: where each hunk writes and removes, fixed when the patch was checked;
+            pinned now (before the first write) when omitted.
 
     Returns:
         The added, modified and deleted paths as written in the patch.
@@ -160,50 +170,58 @@ def apply_patch(text: str, cwd: Path) -> ApplyResult:
     Raises:
         ApplyPatchError: parsing failed, the patch is empty, or a hunk could not apply.
     """
-    return apply_hunks(parse_patch(text), cwd)
+    return apply_hunks(parse_patch(text), cwd, pins)
 
 
-def apply_hunks(patch: Patch, cwd: Path) -> ApplyResult:
+def apply_hunks(patch: Patch, cwd: Path, pins: list[HunkPins] | None = None) -> ApplyResult:
     """Apply an already parsed patch; see `apply_patch`."""
     if not patch.hunks:
         raise ApplyPatchError(NO_HUNKS_MESSAGE)
+    if pins is None:
+        pins = pin_patch(patch, cwd)
+    if len(pins) != len(patch.hunks):
+        raise ApplyPatchError("apply_patch: the pins do not match the patch's hunks")
     result = ApplyResult()
-    for hunk in patch.hunks:
+    for hunk, pin in zip(patch.hunks, pins, strict=True):
         path = resolve_path(cwd, hunk.path)
         if isinstance(hunk, AddFile):
-            _write(path, hunk.content, hunk.path)
+            _write(pin, hunk.content, hunk.path)
             result.added.append(Path(hunk.path))
         elif isinstance(hunk, DeleteFile):
-            _delete(path, hunk.path)
+            _delete(pin, hunk.path)
             result.deleted.append(Path(hunk.path))
         else:
-            _update(hunk, path, cwd, result)
+            _update(hunk, path, pin, result)
     logger.debug("applied patch with %d hunk(s) under %s", len(patch.hunks), cwd)
     return result
 
 
-def _update(hunk: UpdateFile, path: Path, cwd: Path, result: ApplyResult) -> None:
+def _update(hunk: UpdateFile, path: Path, pin: HunkPins, result: ApplyResult) -> None:
     original = read_text(path, hunk.path, purpose="update it")
     new = apply_chunks(original, hunk.chunks, hunk.path)
-    if hunk.move_path is None:
-        _write(path, new, hunk.path)
-        result.modified.append(Path(hunk.path))
+    if pin.remove is None:
+        _write(pin, new, hunk.move_path or hunk.path)
+        result.modified.append(Path(hunk.move_path or hunk.path))
         return
-    dest = resolve_path(cwd, hunk.move_path)
-    _write(dest, new, hunk.move_path)
-    if dest != path:
-        try:
-            os.chmod(dest, path.stat().st_mode & 0o7777)
-            path.unlink()
-        except OSError as err:
-            raise ApplyPatchError(
-                f"Failed to remove {hunk.path} after moving it to {hunk.move_path}: "
-                f"{_describe(err)}"
-            ) from None
+    assert hunk.move_path is not None
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except OSError as err:
+        raise ApplyPatchError(
+            f"Failed to read {hunk.path} to update it: {_describe(err)}"
+        ) from None
+    _write(pin, new, hunk.move_path, mode)
+    try:
+        remove_file(pin.remove)
+    except OSError as err:
+        raise ApplyPatchError(
+            f"Failed to remove {hunk.path} after moving it to {hunk.move_path}: {_describe(err)}"
+        ) from None
     result.modified.append(Path(hunk.move_path))
 
 
-def _write(path: Path, text: str, display: str) -> None:
+def _write(pin: HunkPins, text: str, display: str, mode: int | None = None) -> None:
+    assert pin.write is not None
     try:
         data = text.encode("utf-8", errors="surrogateescape")
     except UnicodeEncodeError:
@@ -211,18 +229,18 @@ def _write(path: Path, text: str, display: str) -> None:
             f"Failed to write {display}: the new content is not valid Unicode text"
         ) from None
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        write_file(pin.write, data, mode)
     except OSError as err:
         raise ApplyPatchError(f"Failed to write {display}: {_describe(err)}") from None
 
 
-def _delete(path: Path, display: str) -> None:
-    if path.is_dir() and not path.is_symlink():
+def _delete(pin: HunkPins, display: str) -> None:
+    assert pin.remove is not None
+    try:
+        remove_file(pin.remove)
+    except IsADirectoryError:
         raise ApplyPatchError(
             f"Failed to delete {display}: it is a directory, and apply_patch deletes files only"
-        )
-    try:
-        path.unlink()
+        ) from None
     except OSError as err:
         raise ApplyPatchError(f"Failed to delete {display}: {_describe(err)}") from None

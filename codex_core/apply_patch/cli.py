@@ -6,8 +6,13 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from codex_core.apply_patch.apply import apply_patch
+from codex_core.apply_patch.apply import apply_hunks
 from codex_core.apply_patch.errors import ApplyPatchError
+from codex_core.apply_patch.parser import parse_patch
+from codex_core.apply_patch.pins import HunkPins, decode_pins
+
+# How codex runs the command: the first line of stdin pins every hunk (see `pins`).
+PINNED_FLAG = "--pinned"
 
 USAGE = (
     "Usage: apply_patch 'PATCH'  (or pass the patch on stdin); the patch starts with "
@@ -18,6 +23,9 @@ USAGE = (
 def main(argv: list[str]) -> int:
     """Apply the patch given as the single argument (or on stdin) under the current directory.
 
+    With `--pinned` (how codex runs it) stdin holds one line of pins, fixed when the
+    patch was checked, then the patch.
+
     Args:
         argv: the arguments after the program name.
 
@@ -25,6 +33,9 @@ def main(argv: list[str]) -> int:
         0 on success (summary on stdout), 1 when the patch fails (message on stderr),
         2 on a usage error.
     """
+    pinned = argv == [PINNED_FLAG]
+    if pinned:
+        argv = []
     if len(argv) > 1:
         _write(sys.stderr, f"apply_patch takes exactly one argument, got {len(argv)}. {USAGE}\n")
         return 2
@@ -42,7 +53,14 @@ def main(argv: list[str]) -> int:
             _write(sys.stderr, f"apply_patch received no patch. {USAGE}\n")
             return 2
     try:
-        result = apply_patch(patch, Path.cwd())
+        pins: list[HunkPins] | None = None
+        line = ""
+        if pinned:
+            line, _, patch = patch.partition("\n")
+        parsed = parse_patch(patch)
+        if pinned:
+            pins = decode_pins(line, len(parsed.hunks))
+        result = apply_hunks(parsed, Path.cwd(), pins)
     except ApplyPatchError as err:
         _write(sys.stderr, f"{err}\n")
         return 1
