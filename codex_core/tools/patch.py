@@ -13,15 +13,18 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 from pathlib import Path
 
 from codex_core.apply_patch import (
     ApplyPatchError,
     FileChangeInfo,
+    HunkPins,
     compute_changes,
+    encode_pins,
     parse_patch,
+    pin_patch,
 )
+from codex_core.apply_patch.cli import PINNED_FLAG
 from codex_core.exec import (
     ExecParams,
     ExecResult,
@@ -101,14 +104,33 @@ def touched_paths(changes: list[FileChangeInfo]) -> list[Path]:
     return paths
 
 
+def pinned_touched_paths(changes: list[FileChangeInfo], pins: list[HunkPins]) -> list[Path]:
+    """`touched_paths(changes)`, each as its hunk's pin: where it is written or removed."""
+    paths: list[Path] = []
+    for change, pin in zip(changes, pins, strict=True):
+        if change.move_path is None:
+            pinned = pin.write if change.kind != "delete" else pin.remove
+            assert pinned is not None
+            paths.append(Path(pinned))
+            continue
+        assert pin.write is not None
+        paths += [Path(pin.remove or pin.write), Path(pin.write)]
+    return paths
+
+
 async def run_apply_patch(
     ctx: ToolContext, call_id: str, patch_text: str, workdir: str | None
 ) -> str:
     """Apply one patch with the approval flow; returns the model's tool output."""
     cwd = ctx.resolve(workdir)
     try:
-        changes = compute_changes(parse_patch(patch_text), cwd)
-        stdin = patch_text.encode("utf-8", errors="surrogateescape")
+        patch = parse_patch(patch_text)
+        changes = compute_changes(patch, cwd)
+        # Pinned before the question: each hunk writes where its path leads now, through
+        # no link swapped in later (`codex_core.apply_patch.pins`); the command reads the
+        # pins from the first line of its stdin.
+        pins = pin_patch(patch, cwd)
+        stdin = f"{encode_pins(pins)}\n{patch_text}".encode("utf-8", errors="surrogateescape")
     except ApplyPatchError as err:
         return f"apply_patch verification failed: {err}"
     except UnicodeEncodeError:
@@ -117,13 +139,13 @@ async def run_apply_patch(
         where = f": {err.filename}" if err.filename else ""
         return f"apply_patch verification failed: {err.strerror or err}{where}"
     paths = touched_paths(changes)
-    # What the user is asked about is where each path leads now; it is written there or
-    # nowhere (`patch_grants` refuses a path whose links changed after the question).
-    real = [Path(os.path.realpath(cwd / path)) for path in paths]
+    # What the user is asked about is where each path leads now (the pins); it is written
+    # there or nowhere (`patch_grants` and the command refuse a link swapped in later).
+    real = pinned_touched_paths(changes, pins)
     turn = ctx.turn
     platform = _platform_sandbox(ctx)
     check = assess_patch_safety(
-        paths,
+        real,
         turn.approval_policy,
         turn.sandbox_policy,
         turn.cwd,
@@ -140,8 +162,8 @@ async def run_apply_patch(
         if decision == "denied":
             return "patch rejected by user"
         if decision == "approved_for_session":
-            ctx.approvals.patch_paths.update(p.resolve() for p in paths)
-        where = patch_sandbox(paths, turn.sandbox_policy, turn.cwd, platform is not None)
+            ctx.approvals.patch_paths.update(p.resolve() for p in real)
+        where = patch_sandbox(real, turn.sandbox_policy, turn.cwd, platform is not None)
     else:
         assert isinstance(check, AutoApprove)
         where = check.sandbox
@@ -250,7 +272,7 @@ async def _apply_in_sandbox(
     if not cwd.is_dir():
         raise FileNotFoundError(f"the working directory {cwd} does not exist")
     params = ExecParams(
-        command=isolated_python_argv(APPLY_PATCH_TARGET, []),
+        command=isolated_python_argv(APPLY_PATCH_TARGET, [PINNED_FLAG]),
         cwd=cwd,
         timeout_ms=ctx.turn.shell_timeout_ms,
         env=dict(APPLY_PATCH_ENV),

@@ -86,7 +86,11 @@ async def test_patch_confinement_link_flipped_after_the_check_writes_nothing_out
     codex_home: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The race, made deterministic: the link flips right after the approval decision."""
+    """The race, made deterministic: the link flips right after the approval decision.
+
+    The patch was checked (and pinned) while `link` led inside, so it is written there,
+    through no link: what the link points at by the time of the write does not matter.
+    """
     inside = workspace.root / "inside"
     inside.mkdir()
     link = workspace.root / "link"
@@ -111,10 +115,9 @@ async def test_patch_confinement_link_flipped_after_the_check_writes_nothing_out
     begin = next(m for m in events if isinstance(m, PatchApplyBeginEvent))
     assert begin.auto_approved
     end = next(m for m in events if isinstance(m, PatchApplyEndEvent))
-    assert not end.success
-    assert "sandbox refused this write" in end.stderr
-    output = tool_outputs(model_server)["p1"]
-    assert output.startswith("apply_patch failed: ") and "sandbox refused" in output
+    assert end.success, end.stderr
+    assert (inside / "x.txt").read_text() == "pwned\n"
+    assert tool_outputs(model_server)["p1"].startswith("Success.")
     assert isinstance(events[-1], TaskCompleteEvent)
 
 
