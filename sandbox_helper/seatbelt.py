@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from sandbox_helper.policy import WORKSPACE_WRITE, HelperPolicy, WritableRoot, writable_roots
 
@@ -45,8 +45,14 @@ NETWORK_PROFILE = """(allow network-outbound)
 """
 
 
-def build_profile(policy: HelperPolicy, roots: list[WritableRoot]) -> tuple[str, dict[str, str]]:
-    """The Seatbelt profile text and its `-D` parameters for `policy` and `roots`.
+def build_profile(
+    policy: HelperPolicy, roots: list[WritableRoot], files: Sequence[str] = ()
+) -> tuple[str, dict[str, str]]:
+    """The Seatbelt profile text and its `-D` parameters for `policy`, `roots` and `files`.
+
+    `files` are single files (canonical paths) writable on top of the policy, whatever
+    its mode: the files of an approved patch outside the writable roots
+    (`WRITABLE_FILE_<i>`, matched as literals, so nothing beside or beneath them).
 
     Paths travel as parameters (`WRITABLE_ROOT_<i>`, `WRITABLE_ROOT_<i>_RO_<j>`) so they
     never need quoting inside the profile. `roots` should already be canonical (realpath),
@@ -76,6 +82,12 @@ def build_profile(policy: HelperPolicy, roots: list[WritableRoot]) -> tuple[str,
             else:
                 clauses.append(f'  (subpath (param "{name}"))')
         profile += "(allow file-write*\n" + "\n".join(clauses) + ")\n"
+    if files and not policy.has_full_disk_write:
+        literals: list[str] = []
+        for i, path in enumerate(dict.fromkeys(files)):
+            params[f"WRITABLE_FILE_{i}"] = path
+            literals.append(f'  (literal (param "WRITABLE_FILE_{i}"))')
+        profile += "(allow file-write*\n" + "\n".join(literals) + ")\n"
     if policy.has_network:
         profile += NETWORK_PROFILE
     return profile, params
@@ -135,9 +147,13 @@ def canonical_roots(policy: HelperPolicy, cwd: str, env: Mapping[str, str]) -> l
 
 
 def seatbelt_argv(
-    command: list[str], policy: HelperPolicy, cwd: str, env: Mapping[str, str]
+    command: list[str],
+    policy: HelperPolicy,
+    cwd: str,
+    env: Mapping[str, str],
+    files: Sequence[str] = (),
 ) -> list[str]:
-    """`sandbox-exec -p PROFILE -DNAME=VALUE... -- COMMAND...` for `policy`."""
-    profile, params = build_profile(policy, canonical_roots(policy, cwd, env))
+    """`sandbox-exec -p PROFILE -DNAME=VALUE... -- COMMAND...` for `policy` (plus `files`)."""
+    profile, params = build_profile(policy, canonical_roots(policy, cwd, env), files)
     defines = [f"-D{name}={value}" for name, value in params.items()]
     return [SANDBOX_EXEC, "-p", profile, *defines, "--", *command]

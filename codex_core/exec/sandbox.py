@@ -113,22 +113,32 @@ def sandbox_argv(
     codex_home: Path | None = None,
     *,
     env_fd: int | None = None,
+    writable_files: tuple[tuple[int, str], ...] = (),
 ) -> list[str]:
     """The argv that runs `command` inside `sandbox`.
 
     On Linux the argv must be started with an empty environment; the command's own
     environment travels on `env_fd` (without one the command gets an empty environment).
     `codex_home` is accepted for compatibility and unused: nothing is installed there.
+    `writable_files` (descriptor, path) are single files writable on top of the policy;
+    Seatbelt takes their paths (canonical, opened without following links by the caller).
     """
     del codex_home
     if sandbox == "linux":
         # Only the argv leaves here, so nobody could give the placeholders back: keep them.
         plan = plan_launch(
-            command, policy, str(sandbox_cwd), env, env_fd=env_fd, share_placeholders=False
+            command,
+            policy,
+            str(sandbox_cwd),
+            env,
+            env_fd=env_fd,
+            share_placeholders=False,
+            writable_files=writable_files,
         )
         return plan.argv
     if sandbox == "macos":
-        return seatbelt_argv(command, policy, str(sandbox_cwd), env)
+        files = [path for _, path in writable_files]
+        return seatbelt_argv(command, policy, str(sandbox_cwd), env, files)
     return list(command)
 
 

@@ -119,7 +119,14 @@ class _Launch:
         self.file_fds: tuple[int, ...] = ()
         self.plan: LaunchPlan | None = None
         if sandbox != "linux":
-            self.argv = sandbox_argv(params.command, sandbox, helper, cwd, params.env)
+            self.argv = sandbox_argv(
+                params.command,
+                sandbox,
+                helper,
+                cwd,
+                params.env,
+                writable_files=params.writable_files,
+            )
             self.env = env
             return
         self.env_fd = env_memfd(env)

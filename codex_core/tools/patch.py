@@ -169,10 +169,9 @@ async def run_apply_patch(
         where = check.sandbox
     sandbox: SandboxType = platform if where == "platform" and platform is not None else "none"
     grants: list[tuple[int, str]] = []
-    if where == "none" and platform == "linux":
-        # Approved outside the writable roots: still sandboxed, with exactly those files.
-        # (Seatbelt profiles take no descriptors: on macOS such a patch is still written
-        # outside the sandbox.)
+    if where == "none" and platform in ("linux", "macos"):
+        # Approved outside the writable roots: still sandboxed, with exactly those files
+        # (bound by descriptor under bubblewrap, as literal paths in a Seatbelt profile).
         try:
             grants = _grant_outside(changes, real, turn.sandbox_policy, turn.cwd)
         except GrantError as err:

@@ -15,7 +15,9 @@ import os
 import stat
 from pathlib import Path
 
-_DIR = os.O_PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+# O_PATH is Linux only; elsewhere (macOS) a read-only descriptor serves the same walk.
+_PATH = getattr(os, "O_PATH", os.O_RDONLY)
+_DIR = _PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 class GrantError(Exception):
@@ -52,7 +54,7 @@ def open_approved(path: Path, *, create: bool) -> int:
             os.close(fd)
             fd = child
         name = parts[-1]
-        flags = os.O_PATH | os.O_NOFOLLOW | os.O_CLOEXEC
+        flags = _PATH | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
             found = os.open(name, flags, dir_fd=fd)
         except FileNotFoundError:
