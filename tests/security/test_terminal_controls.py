@@ -78,6 +78,12 @@ def test_codex_exec_json_keeps_the_raw_text_as_valid_json(
     assert "\x1b" not in proc.stdout  # escaped inside the JSON strings
 
 
+def assert_no_model_sequences(written: str) -> None:
+    for sequence in SEQUENCES:
+        assert sequence not in written, f"{sequence!r} reached the terminal"
+    assert CLIPBOARD not in written and "QVBQUk9WQUw=" not in written
+
+
 def _spawn(codex_bin: Path, args: list[str], cwd: Path) -> tuple[Terminal, io.StringIO]:
     env = {**os.environ, "OPENAI_API_KEY": "sk-test", "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
@@ -107,20 +113,14 @@ def test_tui_cells_prompt_and_resume_show_no_terminal_controls(
     term.wait_for("日本語")
     term.child.send("\x04")
     term.rest()
-    shown = raw.getvalue()
-    for sequence in SEQUENCES:
-        assert sequence not in shown, f"{sequence!r} reached the terminal"
-    assert CLIPBOARD not in shown and "QVBQUk9WQUw=" not in shown
+    assert_no_model_sequences(raw.getvalue())
 
     term, raw = _spawn(codex_bin, ["resume", "--last", *flags], project)
     term.wait_for("日本語")
     term.wait_for("Ask Codex to do anything")
     term.child.send("\x04")
     term.rest()
-    replay = raw.getvalue()
-    for sequence in SEQUENCES:
-        assert sequence not in replay, f"{sequence!r} came back on resume"
-    assert CLIPBOARD not in replay
+    assert_no_model_sequences(raw.getvalue())  # the replay of the resumed session
 
 
 @given(st.text())
