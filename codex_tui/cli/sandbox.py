@@ -157,12 +157,13 @@ def build_policy(full_auto: bool, overrides: list[str], from_config: bool = Fals
 def linux_layers() -> tuple[list[str], bool]:
     """Lines describing the Linux layers this machine enforces, and whether it can sandbox."""
     from sandbox_helper import landlock, launch, seccomp
+    from sandbox_helper.bwrap import _version as bwrap_version
 
     bwrap = launch.find_bwrap()
     userns = launch.userns_available()
     abi = landlock.abi_version()
     has_filter = seccomp.filter_available()
-    version = ".".join(map(str, launch._version(bwrap))) if bwrap else ""
+    version = ".".join(map(str, bwrap_version(bwrap))) if bwrap else ""
     lines = [
         f"bubblewrap: {bwrap + ' (' + version + ')' if bwrap else 'not found'}",
         f"user namespaces: {'available' if userns else 'not available'}",

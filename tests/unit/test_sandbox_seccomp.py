@@ -92,7 +92,7 @@ def test_seccomp_filter_refuses_unknown_architecture() -> None:
 def test_bwrap_version_is_read_from_its_binary_without_running_it(tmp_path: object) -> None:
     from pathlib import Path
 
-    from sandbox_helper.launch import _embedded_version, bundled_bwrap
+    from sandbox_helper.bwrap import _embedded_version, bundled_bwrap
 
     fake = Path(str(tmp_path)) / "bwrap"
     fake.write_bytes(b"\x7fELF...usage: bwrap\0bubblewrap 0.12.1\0bubblewrap.c\0")
