@@ -129,11 +129,16 @@ def canonical_roots(policy: HelperPolicy, cwd: str, env: Mapping[str, str]) -> l
 
     `.git` and `.codex` are fenced whether or not they exist (so they cannot be created);
     a `.git` symlink also fences its target, and a worktree's `.git` file its git dirs.
+    CODEX_HOME and the git metadata of a repository enclosing `cwd` are fenced too, under
+    whichever root they lie.
     """
+    from sandbox_helper.launch import codex_home, enclosing_metadata
+
+    always = [codex_home(), *enclosing_metadata(os.path.realpath(cwd))]
     resolved: list[WritableRoot] = []
     for root in writable_roots(policy, cwd, env):
         real = os.path.realpath(root.root)
-        subs: list[str] = []
+        subs: list[str] = [p for p in always if _is_under(p, real)]
         for path in root.read_only_subpaths:
             sub = os.path.join(real, os.path.basename(path))
             subs.append(sub)

@@ -45,3 +45,22 @@ def test_seatbelt_files_reach_the_argv_of_a_macos_launch(tmp_path: Path) -> None
 
     assert f"-DWRITABLE_FILE_0={approved}" in argv
     assert FILE_CLAUSE in argv[argv.index("-p") + 1]
+
+
+def test_seatbelt_fences_codex_home_and_an_enclosing_repository(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23 items 3 and 7 on macOS: both stay read-only under a writable root."""
+    from sandbox_helper.seatbelt import canonical_roots
+
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "sub").mkdir()
+    home = tmp_path / "codex-home"
+    home.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    policy = HelperPolicy("workspace-write", (str(tmp_path),), exclude_slash_tmp=True)
+    roots = canonical_roots(policy, str(repo / "sub"), {})
+    fenced = {p for root in roots for p in root.read_only_subpaths}
+    assert str(home.resolve()) in fenced
+    assert str((repo / ".git").resolve()) in fenced
