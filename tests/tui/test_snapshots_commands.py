@@ -169,7 +169,9 @@ def test_snapshot_diff_pager(snap_compare: Compare, tmp_path: Path) -> None:
             if type(pilot.app.screen).__name__ == "PagerScreen":
                 break
             await pilot.pause(0.05)
-        await pilot.pause(0.1)
+        for _ in range(3):  # then let it lay out and paint, however busy the machine is
+            await pilot.pause(0.05)
+        await pilot.wait_for_scheduled_animations()
 
     app, boot = app_with(FakeBoot(configured_event=configured(cwd=str(tmp_path))))
     assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=diff))

@@ -22,6 +22,8 @@ from codex_core.protocol import (
     UserMessageEvent,
 )
 from codex_tui.app.codex_app import CodexApp
+from codex_tui.app.widgets.cells.agent_cell import AgentCell
+from codex_tui.app.widgets.cells.exec_cell import ExecCell
 from codex_tui.app.widgets.composer import Composer
 from tests.tui.fake_core import FakeBoot, configured, frozen_clock, options, settle
 
@@ -129,4 +131,13 @@ def test_snapshot_terminal_controls_in_model_text_and_output_are_not_rendered(
         ),
         AgentMessageDeltaEvent(delta=answer),
     )
-    assert snap_compare(app_for(), terminal_size=SIZE, run_before=run_with(*msgs))
+
+    async def rendered(pilot: Pilot[Any], app: CodexApp) -> None:
+        for _ in range(100):  # under load the cells may lag the drained queue
+            cells = list(app.screen.query(ExecCell))
+            agents = list(app.screen.query(AgentCell))
+            if cells and not cells[0].running and agents and "日本語" in agents[0].text:
+                break
+            await pilot.pause(0.05)
+
+    assert snap_compare(app_for(), terminal_size=SIZE, run_before=run_with(*msgs, then=rendered))
