@@ -49,8 +49,8 @@ from tests.support.pairing import assert_call_outputs_paired
 from tests.support.sse import function_call, message, shell_call, turn
 from tests.support.steps import Step, drop_after
 
-Fault = Literal["text", "call", "bad", "crash", "interrupt", "abort", "drop"]
-FAULTS: list[Fault] = ["text", "call", "bad", "crash", "interrupt", "abort", "drop"]
+Fault = Literal["text", "call", "bad", "crash", "interrupt", "abort", "drop", "stdin"]
+FAULTS: list[Fault] = ["text", "call", "bad", "crash", "interrupt", "abort", "drop", "stdin"]
 ENDS_TURN = {"text", "interrupt", "abort", "drop"}
 
 # ------------------------------------------------------------------ kernel with fakes
@@ -161,6 +161,10 @@ def server_step(fault: Fault, index: int) -> Step:
             return turn(shell_call(["touch", "x"], call_id=call_id))
         case "drop":
             return drop_after(turn(message("partial answer")), 1)
+        case "stdin":  # typing into a session that is not there (or has ended)
+            return turn(
+                function_call("write_stdin", {"session_id": 4242, "chars": "ls\n"}, call_id)
+            )
 
 
 def answer(msg: EventMsg) -> Op | None:
