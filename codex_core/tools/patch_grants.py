@@ -15,9 +15,10 @@ import os
 import stat
 from pathlib import Path
 
-# O_PATH is Linux only; elsewhere (macOS) a read-only descriptor serves the same walk.
+from codex_core.apply_patch.nofollow import LinkInPath, open_dir
+
+# O_PATH is Linux only; elsewhere (macOS) a read-only descriptor serves the same purpose.
 _PATH = getattr(os, "O_PATH", os.O_RDONLY)
-_DIR = _PATH | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 class GrantError(Exception):
@@ -25,53 +26,44 @@ class GrantError(Exception):
 
 
 def open_approved(path: Path, *, create: bool) -> int:
-    """An O_PATH descriptor of the regular file at `path` (absolute, real), links refused.
+    """A descriptor (O_PATH on Linux) of the regular file at `path`, links refused.
+
+    `path` is absolute and real (as pinned before the question); missing parent
+    directories and the file itself are created when `create` is set.
 
     Raises:
         GrantError: a component is a link or not a directory, the file is no regular file,
             or it is missing and `create` is false.
     """
-    if not path.is_absolute() or ".." in path.parts:
-        raise GrantError(f"{path} is not an absolute, normalised path")
-    parts = path.parts[1:]
-    if not parts:
-        raise GrantError("/ is not a file")
-    fd = os.open("/", _DIR)
+    if not path.is_absolute() or ".." in path.parts or len(path.parts) < 2:
+        raise GrantError(f"{path} is not an absolute, normalised file path")
     try:
-        for name in parts[:-1]:
-            try:
-                child = os.open(name, _DIR, dir_fd=fd)
-            except FileNotFoundError:
-                if not create:
-                    raise GrantError(f"{path}: a directory on the way is gone") from None
-                os.mkdir(name, 0o777, dir_fd=fd)
-                child = os.open(name, _DIR, dir_fd=fd)
-            except OSError as err:
-                raise GrantError(
-                    f"{path} changed since you approved it ({name} is no longer a directory: "
-                    f"{err.strerror})"
-                ) from None
-            os.close(fd)
-            fd = child
-        name = parts[-1]
-        flags = _PATH | os.O_NOFOLLOW | os.O_CLOEXEC
+        parent = open_dir(str(path.parent), create=create)
+    except LinkInPath as err:
+        raise GrantError(
+            f"{path} changed since you approved it ({err.path} is a link now)"
+        ) from None
+    except OSError as err:
+        raise GrantError(f"{path} cannot be opened for the patch: {err.strerror or err}") from None
+    flags = _PATH | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
         try:
-            found = os.open(name, flags, dir_fd=fd)
+            found = os.open(path.name, flags, dir_fd=parent)
         except FileNotFoundError:
             if not create:
                 raise GrantError(f"{path} does not exist") from None
             made = os.open(
-                name,
+                path.name,
                 os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
                 0o666,
-                dir_fd=fd,
+                dir_fd=parent,
             )
             os.close(made)
-            found = os.open(name, flags, dir_fd=fd)
+            found = os.open(path.name, flags, dir_fd=parent)
     except OSError as err:
         raise GrantError(f"{path} cannot be opened for the patch: {err.strerror or err}") from None
     finally:
-        os.close(fd)
+        os.close(parent)
     if not stat.S_ISREG(os.fstat(found).st_mode):
         os.close(found)
         raise GrantError(f"{path} changed since you approved it: it is no longer a regular file")
