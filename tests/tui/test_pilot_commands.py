@@ -235,7 +235,10 @@ async def test_slash_diff_opens_the_pager_with_untracked_files(tmp_path: Path) -
         await settle(pilot)
         assert isinstance(app.screen, ChatScreen)
         await app.screen.submit_text("/diff")
-        await settle(pilot)
+        for _ in range(100):  # git runs in a thread: wait for the pager, not a fixed time
+            if isinstance(app.screen, PagerScreen):
+                break
+            await pilot.pause(0.05)
         assert isinstance(app.screen, PagerScreen)
         plain = [line.plain for line in app.screen.lines]
         assert "+two" in plain and "-one" in plain and "+hello" in plain
