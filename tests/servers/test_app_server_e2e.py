@@ -62,6 +62,10 @@ def test_app_server_bad_input_keeps_serving(app_server: AppServerFactory) -> Non
     bad = client.call("thread/start", {"cwd": 5})
     assert bad["error"]["code"] == -32600
     assert bad["error"]["message"].startswith("Invalid request: invalid type: integer `5`")
+    # 0.169 no longer offers `on-failure` to clients (its server answers the same -32600).
+    retired = client.call("thread/start", {"approvalPolicy": "on-failure"})
+    assert retired["error"]["code"] == -32600
+    assert retired["error"]["message"].startswith("Invalid request: unknown variant `on-failure`")
     missing = client.call("turn/start", {"input": []})
     assert missing["error"]["message"] == "Invalid request: missing field `threadId`"
     assert _start_thread(client)  # still serving

@@ -9,6 +9,7 @@ from pydantic import Field
 from codex_core.servers.app_server.model_items import UserInput
 from codex_core.servers.app_server.model_thread import (
     ApprovalsReviewer,
+    AskForApprovalParam,
     AskForApprovalWire,
     SandboxMode,
     SandboxPolicyWire,
@@ -58,7 +59,7 @@ class _ThreadOverrides(ParamsModel):
     model: str | None = None
     modelProvider: str | None = None
     cwd: str | None = None
-    approvalPolicy: AskForApprovalWire | None = None
+    approvalPolicy: AskForApprovalParam | None = None
     approvalsReviewer: ApprovalsReviewer | None = None
     sandbox: SandboxMode | None = None
     config: dict[str, Any] | None = None
@@ -152,7 +153,7 @@ class TurnStartParams(ParamsModel):
     threadId: str
     input: list[UserInput]
     cwd: str | None = None
-    approvalPolicy: AskForApprovalWire | None = None
+    approvalPolicy: AskForApprovalParam | None = None
     approvalsReviewer: ApprovalsReviewer | None = None
     sandboxPolicy: SandboxPolicyWire | None = None
     model: str | None = None

@@ -16,6 +16,9 @@ from codex_core.servers.app_server.model_items import ThreadItem
 from codex_core.servers.app_server.wire import WireModel
 
 AskForApprovalWire = Literal["untrusted", "on-failure", "on-request", "never"]
+# What clients may ask for: 0.169's schema no longer offers `on-failure` (its server answers
+# -32600 "unknown variant"); a thread configured with it in config.toml still reports it.
+AskForApprovalParam = Literal["untrusted", "on-request", "never"]
 SandboxMode = Literal["read-only", "workspace-write", "danger-full-access"]
 ApprovalsReviewer = Literal["user", "auto_review", "guardian_subagent"]
 TurnStatus = Literal["completed", "interrupted", "failed", "inProgress"]
