@@ -3,11 +3,15 @@
 Model text and command output are hostile to the terminal that shows them: an OSC 52
 sequence writes the clipboard (tmux passes it on with `set-clipboard on`), others clear the
 screen, set the window title, move the cursor or redefine keys, and a TUI repaints them on
-every frame and again on resume. `printable` drops whole escape sequences (CSI, OSC, DCS and
-the other string controls, 7-bit and 8-bit forms; colours go too) and shows any control
-character left over as its visible picture (ESC → ␛, BEL → ␇, C1 → ␛-like "<9b>"), keeping
-newlines and tabs. A lone carriage return becomes a newline (progress bars print as lines
-instead of overwriting what was shown). Printable text, Unicode included, is unchanged.
+every frame and again on resume. `printable` shows every control character as a visible mark
+(ESC → ␛, BEL → ␇, DEL → ␡, a C1 control such as the 8-bit CSI → "<9b>") and leaves the rest
+of a sequence as the plain text it is, so the user sees that something was there and what it
+carried (`␛]52;c;QkFTRTY0␇`) instead of losing it: a sequence that was dropped whole would
+take its payload with it, and an approval prompt for `echo ESC]0; rm -rf ~ BEL` would show
+only `echo`. The one exception is colour (SGR, `ESC[…m`): it is dropped, since its bytes are
+only digits and separators and `ls --color` output would otherwise be unreadable.
+Newlines and tabs stay; a lone carriage return becomes a newline (progress bars print as
+lines instead of overwriting what was shown). Printable text, Unicode included, is unchanged.
 `printable_event` applies it to every displayed string of a protocol event.
 """
 
@@ -19,16 +23,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-_SEQUENCE = re.compile(
-    r"""
-      \x1b\[[0-?]*[ -/]*[@-~]                       # CSI (cursor moves, clear, colours)
-    | \x9b[0-?]*[ -/]*[@-~]                         # 8-bit CSI
-    | (?:\x1b\]|\x9d)[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)   # OSC (title, clipboard, links)
-    | (?:\x1b[PX^_]|[\x90\x98\x9e\x9f])[^\x1b\x9c]*(?:\x1b\\|\x9c)  # DCS, SOS, PM, APC
-    | \x1b[ -/]*[0-~]                               # other escapes (charset, keypad, RIS)
-    """,
-    re.VERBOSE,
-)
+_COLOUR = re.compile(r"(?:\x1b\[|\x9b)[0-9;:]*m")  # SGR: no text can hide in it
 _PICTURES = {code: chr(0x2400 + code) for code in range(0x20) if code not in (9, 10)}
 _PICTURES[0x7F] = "\u2421"  # ␡
 _PICTURES.update({code: f"<{code:02x}>" for code in range(0x80, 0xA0)})
@@ -37,10 +32,10 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 def printable(text: str) -> str:
-    """`text` without terminal escape sequences, other controls shown as visible marks."""
+    """`text` with every control character shown as a visible mark (colour codes dropped)."""
     if not _CONTROL.search(text):
         return text
-    text = _SEQUENCE.sub("", text.replace("\r\n", "\n")).replace("\r", "\n")
+    text = _COLOUR.sub("", text.replace("\r\n", "\n")).replace("\r", "\n")
     return text.translate(_PICTURES)
 
 

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 from codex_core.protocol import Event, EventMsg, WarningEvent
 from codex_core.protocol.deltas import merge_deltas
+from codex_core.terminal_text import printable
 
 
 def split_startup_warnings(events: list[Event]) -> tuple[list[str], list[Event]]:
-    """The start-up warnings (config keys, MCP servers: submission "0") and the other events."""
+    """The start-up warnings (config keys, MCP servers: submission "0"), made `printable`
+    (an MCP server's error is its own text), and the other events."""
     warnings: list[str] = []
     rest: list[Event] = []
     for event in events:
         if event.id == "0" and isinstance(event.msg, WarningEvent):
-            warnings.append(event.msg.message)
+            warnings.append(printable(event.msg.message))
         else:
             rest.append(event)
     return warnings, rest

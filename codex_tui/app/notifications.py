@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from codex_core.terminal_text import printable
+
 NotificationKind = Literal["agent-turn-complete", "approval-requested"]
 MAX_CHARS = 200
 
@@ -17,7 +19,7 @@ def wants(setting: bool | list[str], kind: NotificationKind) -> bool:
 
 def osc9(text: str) -> str:
     """The escape sequence that asks the terminal to show `text` as a notification."""
-    clean = " ".join(text.replace("\x1b", "").replace("\x07", "").split())
+    clean = " ".join(printable(text).split())  # nothing in it can end the sequence
     if len(clean) > MAX_CHARS:
         clean = clean[: MAX_CHARS - 1] + "…"
     return f"\x1b]9;{clean}\x07"

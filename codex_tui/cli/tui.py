@@ -151,6 +151,7 @@ def _run(
 
 def print_exit_summary(summary: ExitSummary | None) -> int:
     """Print token usage and how to resume (or the error); returns the exit code."""
+    from codex_core.terminal_text import printable
     from codex_tui.app.formatting import format_usage
 
     if summary is None:
@@ -160,7 +161,7 @@ def print_exit_summary(summary: ExitSummary | None) -> int:
     if summary.session_id:
         print(f"To continue this session, run codex resume {summary.session_id}")
     if summary.error:
-        print(f"codex: {summary.error}", file=sys.stderr)
+        print(f"codex: {printable(summary.error)}", file=sys.stderr)
         return 1
     return 0
 

@@ -199,6 +199,7 @@ def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None | Litera
         find_session,
         last_session,
     )
+    from codex_core.terminal_text import printable
 
     try:
         if ns.last:
@@ -214,7 +215,7 @@ def _resume_path(ns: argparse.Namespace, config: Config) -> Path | None | Litera
         print(f"codex: {err}", file=sys.stderr)
         return False
     for warning in found.skipped_warnings:
-        print(f"codex: {warning}", file=sys.stderr)
+        print(f"codex: {printable(warning)}", file=sys.stderr)
     return found.path
 
 

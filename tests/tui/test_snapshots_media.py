@@ -114,8 +114,9 @@ def test_snapshot_long_streamed_answer_keeps_code_and_table_whole(snap_compare: 
 def test_snapshot_terminal_controls_in_model_text_and_output_are_not_rendered(
     snap_compare: Compare,
 ) -> None:
-    """Issue 23 item 9: the answer's OSC 52 / title / clear-screen and a command's colour
-    and title sequences are dropped, a stray BEL and CR show as marks, Unicode stays."""
+    """Issue 23 item 9: the answer's OSC 52 / title / clear-screen and a command's title
+    sequence show as visible marks (␛ ␇ <9b>), never acting; the command's colour codes are
+    dropped, a lone CR starts a new line, Unicode stays."""
     answer = (
         "Copied \x1b]52;c;UFdORUQ=\x07for you\x1b]0;TITLE\x07\x1b[2J\x1b[H — 日本語 🎉 bell\x07."
     )

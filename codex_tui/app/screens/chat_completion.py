@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
+from codex_core.terminal_text import printable
 from codex_tui.app import slash_commands
 from codex_tui.app.file_search import FileIndex
 from codex_tui.app.widgets.completion_popup import CompletionPopup
@@ -100,7 +101,7 @@ class Completion:
         self.index_files(self.host.workspace)
         assert self.files is not None
         found = self.files.search(self._file_token[1], FILE_ROWS)
-        rows = [(path, path, "") for path in found]
+        rows = [(path, printable(path), "") for path in found]  # a file name is anyone's
         waiting = "searching…" if not self.files.done.is_set() else "no matching files"
         self.popup.show("file", rows, empty=waiting)
         if not self.files.done.is_set() and not self._polling:
