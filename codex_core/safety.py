@@ -7,9 +7,10 @@ sandbox nothing runs or is written silently (fail closed).
 Commands are decided in this order (the first that applies wins):
 
 1. a `forbidden` rule matches → Reject;
-2. the exact argv was approved for the session → AutoApprove(none) if it was approved to
-   run outside the sandbox, else AutoApprove(platform) (an escalation request of an argv
-   approved only inside the sandbox goes on to 4);
+2. the exact argv was approved for the session in this cwd (the caller passes the argvs
+   approved for the command's cwd) → AutoApprove(none) if it was approved to run outside
+   the sandbox, else AutoApprove(platform) (an escalation request of an argv approved only
+   inside the sandbox goes on to 4);
 3. a `prompt` rule matches → AskUser (Reject under `never`);
 4. an escalation request (`with_escalated_permissions`, `sandbox_permissions:
    "require_escalated"`) under a sandboxed policy → AskUser (Reject under `never`), whether
@@ -41,7 +42,8 @@ Commands are decided in this order (the first that applies wins):
 
 An approval skips the prompt, not the sandbox: after AskUser is approved, the command runs
 in the platform sandbox unless it asked for escalation (or no sandbox is available), as in
-the Codex CLI; that approval then also covers a re-run outside the sandbox after a denial.
+the Codex CLI; that approval then also covers a re-run outside the sandbox after a denial
+(of that run, or, approved for the session, of the same argv in the same cwd).
 
 After a sandbox denial, `should_ask_after_denial` says whether to offer an unsandboxed re-run
 (`untrusted` and `on-failure`); under `on-request` and `never` the failure goes to the model.
@@ -298,47 +300,3 @@ def _is_writable(path: Path, roots: list[WritableRoot]) -> bool:
     if any(path.is_relative_to(p) for p in protected):
         return False
     return any(path.is_relative_to(os.path.realpath(root.root)) for root in roots)
-
-
-def _grants(policy: SandboxPolicy) -> tuple[int, bool, frozenset[str], bool]:
-    """(rank, network, configured roots, /tmp and $TMPDIR) of what a policy grants."""
-    if isinstance(policy, DangerFullAccessPolicy):
-        return 2, True, frozenset(), True
-    if policy.mode == "read-only":
-        return 0, False, frozenset(), False
-    scratch = not (policy.exclude_slash_tmp and policy.exclude_tmpdir_env_var)
-    return 1, policy.network_access, frozenset(policy.writable_roots), scratch
-
-
-def policy_covers(turn: SandboxPolicy, started: SandboxPolicy) -> bool:
-    """Whether `turn` grants everything `started` granted (it is not narrower)."""
-    t_rank, t_net, t_roots, t_tmp = _grants(turn)
-    s_rank, s_net, s_roots, s_tmp = _grants(started)
-    if t_rank != s_rank:
-        return t_rank > s_rank
-    return (t_net or not s_net) and s_roots <= t_roots and (t_tmp or not s_tmp)
-
-
-def assess_stdin_write(
-    approval_policy: AskForApproval,
-    turn_policy: SandboxPolicy,
-    session_policy: SandboxPolicy,
-    session_unsandboxed: bool,
-) -> SafetyCheck:
-    """Whether text may be typed into a running background session.
-
-    Input to a session is a command run with the rights the session was started with. It
-    needs no question when those rights are the turn's own: a session in the platform
-    sandbox under a policy the turn's covers, or any session under danger-full-access.
-    A session outside the sandbox (an approved escalation) or one started under a broader
-    policy than the turn's asks for each write, and is refused under `never`.
-    """
-    if isinstance(turn_policy, DangerFullAccessPolicy):
-        return AutoApprove("none", "the sandbox policy is danger-full-access")
-    if not session_unsandboxed and policy_covers(turn_policy, session_policy):
-        return AutoApprove("platform", "the session runs in the turn's sandbox")
-    if approval_policy == "never":
-        return Reject("approval required by policy")
-    if session_unsandboxed:
-        return AskUser("this session runs outside the sandbox")
-    return AskUser("this session was started with more access than this turn's sandbox policy")

@@ -133,8 +133,7 @@ async def call_mcp_tool(
     )
     if decision == "refuse":
         return fail(REFUSED_UNDER_NEVER)
-    remembered = ("mcp", server, tool)
-    if decision == "ask" and remembered not in ctx.approvals.commands:
+    if decision == "ask" and (server, tool) not in ctx.approvals.mcp_tools:
         review = await ctx.request_exec_approval(
             call.call_id,
             ["mcp", server, tool, json.dumps(arguments or {}, ensure_ascii=False)],
@@ -148,7 +147,7 @@ async def call_mcp_tool(
         if review not in ("approved", "approved_for_session"):
             return fail("user rejected MCP tool call")
         if review == "approved_for_session":
-            ctx.approvals.commands.add(remembered)
+            ctx.approvals.mcp_tools.add((server, tool))
         started = time.monotonic()
     try:
         result = await manager.call_tool(server, tool, arguments)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,19 +25,40 @@ PatchApprovalRequester = Callable[
 ]
 
 
+@dataclass(frozen=True)
+class CommandApproval:
+    """One command as the user saw it: this argv, in this (resolved) cwd, in or out of the sandbox."""
+
+    argv: tuple[str, ...]
+    cwd: Path
+    unsandboxed: bool
+
+    @classmethod
+    def of(cls, argv: list[str], cwd: Path, *, unsandboxed: bool) -> CommandApproval:
+        """The key for `argv` run in `cwd` (symlinks resolved)."""
+        return cls(tuple(argv), Path(os.path.realpath(cwd)), unsandboxed)
+
+
 @dataclass
 class SessionApprovals:
     """Things the user approved for the rest of the session.
 
-    Every entry is what the user saw and approved — an exact argv, a file path — never a
-    call id the model chose. `commands` run without asking but still inside the sandbox
-    first; `unsandboxed_commands` were approved to run outside it (an escalation request,
-    or a re-run after a sandbox denial).
+    Every entry is what the user saw and approved, never a call id the model chose:
+    `commands` holds exact runs (argv, cwd, inside or outside the sandbox; one approved
+    inside still runs in the sandbox first), `mcp_tools` the (server, tool) pairs the user
+    let run, `patch_paths` the resolved files a patch may write.
     """
 
-    commands: set[tuple[str, ...]] = field(default_factory=set)
-    unsandboxed_commands: set[tuple[str, ...]] = field(default_factory=set)
+    commands: set[CommandApproval] = field(default_factory=set)
+    mcp_tools: set[tuple[str, str]] = field(default_factory=set)
     patch_paths: set[Path] = field(default_factory=set)
+
+    def argvs(self, cwd: Path, *, unsandboxed: bool) -> frozenset[tuple[str, ...]]:
+        """The argvs approved for the session in `cwd`, inside or outside the sandbox."""
+        here = Path(os.path.realpath(cwd))
+        return frozenset(
+            key.argv for key in self.commands if key.cwd == here and key.unsandboxed == unsandboxed
+        )
 
 
 @dataclass

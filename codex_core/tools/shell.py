@@ -34,7 +34,7 @@ from codex_core.safety import (
     assess_command_safety,
     should_ask_after_denial,
 )
-from codex_core.tools.context import ToolContext
+from codex_core.tools.context import CommandApproval, ToolContext
 from codex_core.tools.errors import RespondToModel, TurnAbortRequested
 
 log = logging.getLogger(__name__)
@@ -113,9 +113,10 @@ def model_output(result: ExecResult) -> str:
 class Placement:
     """Where one command runs, and whether the user approved this exact run.
 
-    `approved` belongs to this call alone (it lets the same argv in the same cwd be re-run
-    outside the sandbox after a denial without asking twice, as the Codex CLI does); it is
-    never looked up later by the model-chosen call id.
+    `approved` means the user said yes to this very run a moment ago (it lets the same argv
+    in the same cwd be re-run outside the sandbox after a denial without asking twice, as
+    the Codex CLI does); it belongs to this call alone and is never looked up later by the
+    model-chosen call id.
     """
 
     sandbox: SandboxType
@@ -152,8 +153,8 @@ async def decide_sandbox(
         command,
         turn.approval_policy,
         turn.sandbox_policy,
-        ctx.approvals.commands,
-        approved_unsandboxed=ctx.approvals.unsandboxed_commands,
+        ctx.approvals.argvs(cwd, unsandboxed=False),
+        approved_unsandboxed=ctx.approvals.argvs(cwd, unsandboxed=True),
         with_escalated_permissions=escalated,
         sandbox_available=sandbox_available,
         rule_decision=match.decision if match is not None else None,
@@ -173,11 +174,12 @@ async def decide_sandbox(
         # platform without a sandbox, which the question said) runs outside it at once.
         outside = escalated or not sandbox_available
         if decision == "approved_for_session":
-            remembered = ctx.approvals.unsandboxed_commands if outside else ctx.approvals.commands
-            remembered.add(tuple(command))
+            ctx.approvals.commands.add(CommandApproval.of(command, cwd, unsandboxed=outside))
         return Placement("none" if outside else platform_sandbox, approved=True)
     assert isinstance(check, AutoApprove)
-    approved = tuple(command) in ctx.approvals.commands
+    # A run approved for the session (this argv, this cwd) is approved like the first one
+    # was, re-run after a denial included (as in the Codex CLI); anything else asks then.
+    approved = tuple(command) in ctx.approvals.argvs(cwd, unsandboxed=False)
     return Placement(platform_sandbox if check.sandbox == "platform" else "none", approved)
 
 
@@ -201,7 +203,7 @@ async def approve_retry_unsandboxed(
     if decision == "abort":
         raise TurnAbortRequested()
     if decision == "approved_for_session":
-        ctx.approvals.unsandboxed_commands.add(tuple(command))
+        ctx.approvals.commands.add(CommandApproval.of(command, cwd, unsandboxed=True))
     return decision in ("approved", "approved_for_session")
 
 

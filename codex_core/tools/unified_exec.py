@@ -14,7 +14,8 @@ from codex_core.exec.pty_process import spawn_live
 from codex_core.frontend.commands import display_command
 from codex_core.kernel import ToolCall
 from codex_core.protocol import ExecCommandBeginEvent, TerminalInteractionEvent
-from codex_core.safety import AutoApprove, Reject, assess_stdin_write
+from codex_core.safety import AutoApprove, Reject
+from codex_core.stdin_approval import StartedRights, assess_stdin_write
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import RespondToModel, TurnAbortRequested
 from codex_core.tools.shell import Rejected, approve_retry_unsandboxed, decide_sandbox
@@ -221,8 +222,9 @@ async def _start(
         call_id=call_id,
         command=argv,
         emit=ctx.emit,
-        sandbox=sandbox,
-        policy=ctx.turn.sandbox_policy,
+        rights=StartedRights(
+            unsandboxed=sandbox == "none", policy=ctx.turn.sandbox_policy, cwd=ctx.turn.cwd
+        ),
     )
     holder.append(entry)
     for data in early:
@@ -295,10 +297,7 @@ async def _approve_stdin(
     if entry.stdin_approved:
         return
     turn = ctx.turn
-    started_policy = entry.policy if entry.policy is not None else turn.sandbox_policy
-    check = assess_stdin_write(
-        turn.approval_policy, turn.sandbox_policy, started_policy, entry.sandbox == "none"
-    )
+    check = assess_stdin_write(turn.approval_policy, turn.sandbox_policy, turn.cwd, entry.rights)
     if isinstance(check, AutoApprove):
         return
     if isinstance(check, Reject):

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from codex_core.exec.output import CappedText
 from codex_core.exec.pty_process import LiveProcess
-from codex_core.exec.sandbox import SandboxType
 from codex_core.frontend.commands import display_command
 from codex_core.protocol import (
     BackgroundTerminal,
@@ -20,7 +19,7 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
 )
-from codex_core.protocol.common import SandboxPolicy
+from codex_core.stdin_approval import StartedRights
 
 log = logging.getLogger(__name__)
 
@@ -44,14 +43,12 @@ class UnifiedExecProcess:
     call_id: str
     command: list[str]
     emit: Callable[[EventMsg], None]
+    rights: StartedRights
+    """Where it runs and what its sandbox grants; typing into it is run with these."""
     started: float = field(default_factory=time.monotonic)
     last_used: float = field(default_factory=time.monotonic)
     pending: CappedText = field(default_factory=lambda: CappedText(OUTPUT_BUFFER_CHARS))
     aggregated: CappedText = field(default_factory=lambda: CappedText(AGGREGATED_CHARS))
-    sandbox: SandboxType = "none"
-    """Where it runs: the platform sandbox, or outside it ("none")."""
-    policy: SandboxPolicy | None = None
-    """The sandbox policy of the turn that started it (what its sandbox grants)."""
     stdin_approved: bool = False
     """The user let the model type into it for the rest of the session."""
     exit_code: int | None = None

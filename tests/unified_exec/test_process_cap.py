@@ -7,16 +7,21 @@ first, else the least recently used; the call that made room gets a note naming 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import cast
 
 from codex_core.exec.pty_process import LiveProcess
 from codex_core.protocol import EventMsg
+from codex_core.protocol.common import ReadOnlyPolicy
+from codex_core.stdin_approval import StartedRights
 from codex_core.unified_exec.manager import (
     MAX_PROCESSES,
     PROTECTED_RECENT,
     ProcessManager,
     UnifiedExecProcess,
 )
+
+RIGHTS = StartedRights(unsandboxed=False, policy=ReadOnlyPolicy(), cwd=Path("/"))
 
 
 class FakeProcess:
@@ -44,6 +49,7 @@ def started(manager: ProcessManager, n: int, events: list[EventMsg]) -> list[Uni
             call_id=f"c{i}",
             command=["sleep", str(i)],
             emit=events.append,
+            rights=RIGHTS,
             last_used=float(i),  # started in order, each used once
         )
         assert manager.add(entry) is None
@@ -62,6 +68,7 @@ def extra(i: int, events: list[EventMsg]) -> UnifiedExecProcess:
         call_id=f"x{i}",
         command=["cat"],
         emit=events.append,
+        rights=RIGHTS,
         last_used=1000.0 + i,
     )
 
