@@ -302,11 +302,13 @@ async def _approve_stdin(
         return
     if isinstance(check, Reject):
         raise RespondToModel(f"write_stdin rejected: {check.reason}")
+    # What the user approves is this text typed into this session, shown as a command
+    # (`write_stdin --session-id N 'text'`, as the Codex CLI shows it); the reason names
+    # what runs there and with which rights, the cwd is the one it was started for.
     shown = display_command(entry.command)
-    reason = f"type into session {entry.session_id} ({shown}): {check.reason}"
-    # What the user approves is this text typed into this session: the command shown is
-    # the input itself, the session it goes to is in the reason.
-    decision = await ctx.request_exec_approval(call_id, [chars], turn.cwd, reason, None)
+    reason = f"Send input to terminal {entry.session_id} ({shown}): {check.reason}."
+    typed = ["write_stdin", "--session-id", str(entry.session_id), chars]
+    decision = await ctx.request_exec_approval(call_id, typed, entry.rights.cwd, reason, None)
     if decision == "abort":
         raise TurnAbortRequested()
     if decision == "denied":

@@ -103,7 +103,8 @@ async def test_typing_into_an_escalated_session_asks_each_time(
         await shutdown(session)
         output = tool_outputs(server.requests[-1].body)["w1"]
     assert len(answers.requests) == 2, "the write was not asked about"
-    assert answers.requests[1].command == [typed]
+    assert answers.requests[1].command[0] == "write_stdin"
+    assert answers.requests[1].command[-1] == typed
     assert output == "write_stdin rejected by user"
     assert not target.exists()
 
