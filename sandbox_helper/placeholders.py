@@ -107,12 +107,6 @@ class Hold:
             os.close(fd)
 
 
-def is_placeholder(path: str) -> bool:
-    """Whether `path` is a mount point some sandbox made for an absent protected path."""
-    registry = f"{REGISTRY_PARENT}/codex-sandbox-{os.getuid()}"
-    return os.path.isdir(path) and os.path.lexists(_lock_path(registry, path))
-
-
 def is_registered(registry: str | None, path: str) -> bool:
     """Whether `path` is a placeholder some sandbox created (its lock file exists)."""
     return registry is not None and os.path.lexists(_lock_path(registry, path))

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from sandbox_helper.placeholders import is_placeholder
+from codex_core.git_repo import git_dir_of
+
+
+def is_git_marker(dot_git: Path) -> bool:
+    """Whether a `.git` entry marks a work tree: git's own test of a git directory.
+
+    A `.git` file must point at one (linked worktrees, submodules). An empty `.git`
+    directory is what a sandbox leaves as a mount point (`/tmp/.git` while a sandbox with
+    /tmp writable runs, or after one was killed); git does not take it for a repository,
+    and neither does Codex CLI 0.169.
+    """
+    return git_dir_of(dot_git) is not None
 
 
 def find_git_root(directory: Path) -> Path | None:
@@ -15,9 +26,7 @@ def find_git_root(directory: Path) -> Path | None:
     """
     start = directory.expanduser().absolute()
     for candidate in (start, *start.parents):
-        # Not the empty mount point a running sandbox holds (/tmp/.git while it runs).
-        dot_git = candidate / ".git"
-        if dot_git.exists() and not is_placeholder(str(dot_git)):
+        if is_git_marker(candidate / ".git"):
             return candidate
     return None
 

@@ -173,6 +173,8 @@ async def test_global_agents_md_comes_before_the_project_and_cap_applies(
     home, project = tmp_path / "home", tmp_path / "project"
     home.mkdir()
     (project / ".git").mkdir(parents=True)
+    (project / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (project / ".git" / "objects").mkdir()
     (home / "AGENTS.md").write_text("GLOBAL RULES\n")
     (project / "AGENTS.md").write_text("PROJECT RULES " + "x" * 100)
     model_server.add(turn(message("x")), turn(message("y")))

@@ -141,6 +141,8 @@ def test_tui_first_run_asks_trust_then_key_and_saves_both(
 ) -> None:
     project = tmp_path / "repo"
     (project / ".git").mkdir(parents=True)
+    (project / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (project / ".git" / "objects").mkdir()
     (codex_home / "config.toml").write_text('# my settings\nmodel = "gpt-5-codex"\n')
     env_args = model_server.cli_flags()
     env = {**os.environ, "TERM": "xterm-256color"}

@@ -219,6 +219,8 @@ async def test_session_patch_escaping_roots_asks_even_inside_workspace(
 ) -> None:
     (workspace.root / "link").symlink_to(workspace.outside, target_is_directory=True)
     (workspace.root / ".git").mkdir()
+    (workspace.root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (workspace.root / ".git" / "objects").mkdir()
     relative, lands_at = {
         "dotdot": ("../outside/evil.txt", workspace.outside / "evil.txt"),
         "symlink": ("link/evil.txt", workspace.outside / "evil.txt"),

@@ -30,6 +30,8 @@ NEW_PY = _oid(b"one\ntwo\nthree\n4\n")
 def repo(tmp_path: Path) -> Path:
     """A directory marked as a git work tree, so diff paths are shown relative to it."""
     (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / ".git" / "objects").mkdir()
     return tmp_path
 
 

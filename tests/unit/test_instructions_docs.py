@@ -16,6 +16,8 @@ from codex_core.protocol import ReadOnlyPolicy, WorkspaceWritePolicy
 def make_repo(tmp_path: Path) -> tuple[Path, Path]:
     root = tmp_path / "repo"
     (root / ".git").mkdir(parents=True)
+    (root / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (root / ".git" / "objects").mkdir()
     sub = root / "pkg" / "mod"
     sub.mkdir(parents=True)
     return root, sub
