@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Literal
 
 from codex_core import __version__
@@ -110,32 +110,92 @@ SERVERS = {
 """Protocol servers; they take global `-c`/`--config` given before the subcommand."""
 
 
-def _leading_config(args: list[str]) -> tuple[list[str], list[str]]:
-    """`-c k=v` / `--config k=v` / `--config=k=v` pairs before the subcommand, and the rest."""
-    pairs: list[str] = []
+def _leading_options(args: list[str]) -> tuple[list[list[str]], list[str]]:
+    """The root options before the first word that is not one (each as its argv tokens).
+
+    `codex -m X resume` and `codex -c k=v exec …` work as in Codex CLI 0.169: options of
+    the root command may come before a subcommand, which then takes the ones it knows.
+    """
+    actions = build_tui_parser()._option_string_actions
+    options: list[list[str]] = []
     index = 0
     while index < len(args):
         arg = args[index]
-        if arg in ("-c", "--config") and index + 1 < len(args):
-            pairs.append(args[index + 1])
-            index += 2
-        elif arg.startswith("--config="):
-            pairs.append(arg.removeprefix("--config="))
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            break
+        name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
+        action = actions.get(name)
+        if action is None:
+            break
+        attached = "=" in arg if arg.startswith("--") else len(arg) > 2
+        if action.nargs == 0 or attached or index + 1 >= len(args):
+            options.append([arg])
             index += 1
         else:
-            break
-    return pairs, args[index:]
+            options.append([arg, args[index + 1]])
+            index += 2
+    return options, args[index:]
+
+
+SUBCOMMANDS_WITH_ROOT_OPTIONS = ("exec", "e", "resume", "mcp")
+"""Subcommands that take the root options they know when those come before them."""
+
+
+def _config_pairs(options: list[list[str]]) -> list[str]:
+    """The `k=v` values of `-c`/`--config` options."""
+    pairs: list[str] = []
+    for option in options:
+        if option[0] in ("-c", "--config") and len(option) == 2:
+            pairs.append(option[1])
+        elif option[0].startswith("--config="):
+            pairs.append(option[0].removeprefix("--config="))
+        elif option[0].startswith("-c") and len(option[0]) > 2:
+            pairs.append(option[0][2:])
+    return pairs
+
+
+def _with_root_options(head: str, options: list[list[str]], rest: list[str]) -> list[str]:
+    """`rest` (after `head`) with the leading root options `head`'s parser also has."""
+    if head in ("exec", "e"):
+        from codex_tui.exec.cli import build_exec_parser
+
+        known: Collection[str] = build_exec_parser()._option_string_actions
+    elif head == "resume":
+        known = build_resume_parser()._option_string_actions
+    else:
+        known = ("-c", "--config")
+    kept: list[str] = []
+    for option in options:
+        name = option[0].split("=", 1)[0] if option[0].startswith("--") else option[0][:2]
+        if name in known:
+            kept.extend(option)
+    return kept + rest
+
+
+BUILTIN = ("exec", "e", "resume", "login", "logout", "help")
+"""Subcommands `_dispatch` runs itself (beside PASSTHROUGH, SERVERS and UNSUPPORTED)."""
+
+
+def _is_subcommand(word: str) -> bool:
+    return word in SERVERS or word in PASSTHROUGH or word in UNSUPPORTED or word in BUILTIN
 
 
 def _dispatch(args: list[str]) -> int:
-    global_config, rest = _leading_config(args)
+    leading, rest = _leading_options(args)
     if rest and rest[0] in SERVERS:
         import importlib
 
         server: Callable[[list[str], list[str]], int] = importlib.import_module(
             SERVERS[rest[0]]
         ).main
-        return server(rest[1:], global_config)
+        return server(rest[1:], _config_pairs(leading))
+    if leading and rest and _is_subcommand(rest[0]):
+        # Root options before a subcommand: it takes those it knows; the others are the
+        # root's, which 0.169 accepts and ignores there (`codex -m X mcp list`).
+        head = rest[0]
+        if head in SUBCOMMANDS_WITH_ROOT_OPTIONS:
+            return _dispatch([head, *_with_root_options(head, leading, rest[1:])])
+        return _dispatch(rest)
     head = args[0] if args else ""
     if head in PASSTHROUGH:
         module_name = PASSTHROUGH[head][0]
