@@ -195,6 +195,11 @@ class HostGit:
             real = self.repo.git_dir / "index"
             if copy_user_index and real.is_file():
                 shutil.copyfile(real, name)
+                # Git re-reads a file whose stat data is as new as the index ("racy git"):
+                # the copy keeps the index's times, or an edit made in the second of the
+                # last `git add` (same size) looks clean — /diff once showed no change.
+                times = os.stat(real)
+                os.utime(name, ns=(times.st_atime_ns, times.st_mtime_ns))
             yield {"GIT_INDEX_FILE": name}
         finally:
             try:
