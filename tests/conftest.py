@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -62,6 +64,24 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
             f"conformance: {ran} cases ran ({counts['passed']} passed, {counts['failed']} failed), "
             f"{counts['skipped']} skipped"
         )
+    skipped = _skip_reasons(terminalreporter.stats.get("skipped", []))
+    if skipped:
+        total = sum(skipped.values())
+        reasons = "; ".join(f"{reason} ({n})" for reason, n in skipped.most_common())
+        terminalreporter.write_line(
+            f"skipped {total}: {reasons} — README, 'Running the tests', says how to get each"
+        )
+
+
+def _skip_reasons(reports: list[pytest.TestReport]) -> Counter[str]:
+    """Skipped tests counted by the first clause of their reason."""
+    reasons: Counter[str] = Counter()
+    for report in reports:
+        longrepr = report.longrepr
+        text = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        text = text.removeprefix("Skipped: ")
+        reasons[re.split(r"[:;]", text, maxsplit=1)[0].strip()] += 1
+    return reasons
 
 
 @pytest.fixture(autouse=True)
