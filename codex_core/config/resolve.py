@@ -131,6 +131,7 @@ def resolve_config(
         model_auto_compact_token_limit=toml.model_auto_compact_token_limit,
         web_search="live" if overrides.search else (toml.web_search or "cached"),
         update_plan_tool=toml.tools.update_plan.enabled,
+        skills=dict(toml.skills),
         model_reasoning_effort=layers.get("model_reasoning_effort"),
         model_reasoning_summary=summary or "auto",
         model_verbosity=layers.get("model_verbosity"),

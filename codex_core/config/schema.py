@@ -160,6 +160,8 @@ class ConfigToml(_Table):
     project_doc_max_bytes: int | None = Field(default=None, ge=0)
     web_search: WebSearchMode | None = None
     tools: ToolsToml = Field(default_factory=ToolsToml)
+    skills: dict[str, Any] = Field(default_factory=dict)
+    """`[skills]`: `bundled.enabled`, `[[skills.config]]` entries (read by `codex_core.skills`)."""
 
 
 def _table_kind(annotation: Any) -> tuple[str, type[BaseModel]] | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from codex_core.config.flags import (
     ConfigOverrides as ConfigOverrides,  # moved; still importable here
@@ -101,6 +101,8 @@ class Config:
     web_search: WebSearchMode = "cached"
     update_plan_tool: bool = False
     """`[tools.update_plan] enabled`: offer `update_plan` to the model."""
+    skills: dict[str, Any] = field(default_factory=dict)
+    """The `[skills]` table: which skills are turned off (see `codex_core.skills`)."""
     base_instructions: str | None = None
     profile: str | None = None
     ephemeral: bool = False

@@ -72,6 +72,7 @@ INJECTED_PREFIXES = (
     "<instructions>",
     "<user_shell_command>",
     "<turn_aborted>",
+    "<skill>",
 )
 
 _NAME_RE = re.compile(

@@ -63,7 +63,13 @@ def is_injected(item: ResponseItem) -> bool:
         return False
     text = item.text().lstrip()
     return text.startswith(
-        (USER_INSTRUCTIONS_OPEN, ENVIRONMENT_CONTEXT_OPEN, AGENTS_MD_OPEN, SUMMARY_PREFIX)
+        (
+            USER_INSTRUCTIONS_OPEN,
+            ENVIRONMENT_CONTEXT_OPEN,
+            AGENTS_MD_OPEN,
+            SUMMARY_PREFIX,
+            "<skill>",
+        )
     )
 
 

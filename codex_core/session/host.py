@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         UserTurnOp,
     )
     from codex_core.session.approvals import PendingApprovals
+    from codex_core.session.skills_context import SessionSkills
     from codex_core.session.storage import SessionStorage
     from codex_core.session.undo import UndoStack
     from codex_core.tools.context import SessionApprovals, ToolContext
@@ -50,6 +51,7 @@ class TurnHost(Protocol):
     unified_exec: ProcessManager
     shell_snapshot: ShellSnapshot
     undo: UndoStack
+    skills: SessionSkills
     last_usage: TokenUsage | None
 
     def emit(self, sub_id: str, msg: EventMsg) -> None:

@@ -49,6 +49,7 @@ from codex_core.protocol import (
 from codex_core.session.approvals import PendingApprovals
 from codex_core.session.background_terminals import handle_background_terminal_op
 from codex_core.session.host import ClientFactory
+from codex_core.session.skills_context import SessionSkills
 from codex_core.session.storage import SessionStorage
 from codex_core.session.turns import TurnRunner
 from codex_core.session.undo import UndoStack
@@ -123,6 +124,7 @@ class Session(TokenAccounting):
         self.unified_exec = ProcessManager()
         """Commands started with `exec_command`: kept across turns, killed at shutdown."""
         self.shell_snapshot = ShellSnapshot(create_env(config.shell_environment_policy))
+        self.skills = SessionSkills(config)
         """The login shell, run once in the background; `bash -lc` commands replay it."""
 
     @property

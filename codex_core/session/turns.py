@@ -147,7 +147,8 @@ class TurnRunner:
         try:
             if compactor.needed():  # before the new message joins: it survives in full
                 await compactor.run()
-            new_items = [*self._context_items(turn), message]
+            await s.skills.load(turn.cwd, emit)
+            new_items = [*self._context_items(turn, emit), message, *s.skills.mentioned(text)]
             try:
                 result = await kernel.run_turn(s.history, new_items)
             finally:  # the snapshot is part of the turn: it ends before the turn's last event
@@ -176,13 +177,17 @@ class TurnRunner:
             await asyncio.shield(snapshot)
         await s.storage.flush()
 
-    def _context_items(self, turn: TurnContext) -> list[ResponseItem]:
+    def _context_items(
+        self, turn: TurnContext, emit: Callable[[EventMsg], None]
+    ) -> list[ResponseItem]:
         """Initial context for a new (or freshly compacted-away) conversation, else an
         environment update when the cwd or a policy changed."""
         s = self.session
         items: list[ResponseItem] = []
         if s.context_turn is None:
-            items = initial_context(turn, s.config.project_doc_max_bytes, s.config.codex_home)
+            skills = s.skills.instructions(s.context_window(), emit)
+            items = [*([skills] if skills else [])]
+            items += initial_context(turn, s.config.project_doc_max_bytes, s.config.codex_home)
         elif environment_changed(s.context_turn, turn):
             items = [environment_message(turn)]
         s.context_turn = turn

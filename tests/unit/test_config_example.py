@@ -12,7 +12,7 @@ from codex_core.config.schema import WILDCARD, known_key_patterns
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "config.example.toml"
 # A switched-off setting: "# " then a [table] header or a `key = value` line.
-SWITCHED_OFF = re.compile(r'^# (\[[^\]]+\]|[A-Za-z0-9_."/-]+\s*=\s*\S.*)$')
+SWITCHED_OFF = re.compile(r'^# (\[\[[^\]]+\]\]|\[[^\]]+\]|[A-Za-z0-9_."/-]+\s*=\s*\S.*)$')
 
 
 def switched_on(text: str) -> str:
