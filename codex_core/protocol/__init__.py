@@ -33,6 +33,7 @@ from codex_core.protocol.event_groups import (
     ApprovalEvent,
     ApprovalRequestEvent,
     DeltaEvent,
+    HookEvent,
     OpReplyEvent,
     TurnEndEvent,
     WebSearchEvent,
@@ -78,6 +79,7 @@ from codex_core.protocol.events import (
     WarningEvent,
     parse_event_msg,
 )
+from codex_core.protocol.hook_events import HookCompletedEvent, HookRun, HookStartedEvent
 from codex_core.protocol.items import (
     KNOWN_ITEM_TYPES,
     ContentItem,
@@ -159,6 +161,10 @@ __all__ = [
     "DangerFullAccessPolicy",
     "DeleteChange",
     "DeltaEvent",
+    "HookCompletedEvent",
+    "HookEvent",
+    "HookRun",
+    "HookStartedEvent",
     "EVENT_MSG",
     "ErrorEvent",
     "Event",

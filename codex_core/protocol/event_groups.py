@@ -26,7 +26,11 @@ from codex_core.protocol.events import (
     TaskCompleteEvent,
     TurnAbortedEvent,
 )
+from codex_core.protocol.hook_events import HookCompletedEvent, HookStartedEvent
 from codex_core.protocol.tool_events import WebSearchBeginEvent, WebSearchEndEvent
+
+HookEvent: TypeAlias = HookStartedEvent | HookCompletedEvent
+"""A hook run starting or ending (`exec` human output and the TUI show them)."""
 
 OpReplyEvent: TypeAlias = (
     GetHistoryEntryResponseEvent

@@ -17,6 +17,7 @@ from codex_core.protocol.common import (
     TokenUsageInfo,
     _Model,
 )
+from codex_core.protocol.hook_events import HookCompletedEvent, HookStartedEvent
 from codex_core.protocol.tool_events import (
     McpToolCallBeginEvent,
     McpToolCallEndEvent,
@@ -361,7 +362,9 @@ EventMsg = Annotated[
     | BackgroundTerminalsStoppedEvent
     | TurnAbortedEvent
     | GetHistoryEntryResponseEvent
-    | ShutdownCompleteEvent,
+    | ShutdownCompleteEvent
+    | HookStartedEvent
+    | HookCompletedEvent,
     Field(discriminator="type"),
 ]
 EVENT_MSG: TypeAdapter[EventMsg] = TypeAdapter(EventMsg)

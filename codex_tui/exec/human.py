@@ -150,6 +150,10 @@ class HumanProcessor:
                 | ev.WebSearchBeginEvent()  # the query is known only when the search ends
             ):
                 pass  # bookkeeping a headless run has no use for
+            case ev.HookStartedEvent():
+                self._print(f"hook: {msg.run.event_name}")
+            case ev.HookCompletedEvent():
+                self._print(f"hook: {msg.run.event_name} {msg.run.status.capitalize()}")
             case _ if isinstance(msg, ev.DeltaEvent | ev.ApprovalEvent | ev.OpReplyEvent):
                 # Deliberately not shown: deltas (the whole item follows), approvals (exec
                 # never asks), and replies to ops exec never sends.

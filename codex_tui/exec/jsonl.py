@@ -194,6 +194,8 @@ class JsonlProcessor:
                 | ev.TurnDiffEvent()
             ):
                 pass  # the exec schema has no lines for this bookkeeping
+            case _ if isinstance(msg, ev.HookEvent):
+                pass  # 0.169's --json shows no hook runs
             case _ if isinstance(msg, ev.DeltaEvent | ev.ApprovalEvent | ev.OpReplyEvent):
                 # Deliberately not printed: the exec schema has whole items only, no
                 # approvals (exec never asks), and no replies to ops exec never sends.

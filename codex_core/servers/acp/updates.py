@@ -157,6 +157,8 @@ class UpdateBuilder:
                 | ev.TurnDiffEvent()
             ):
                 return []
+            case _ if isinstance(msg, ev.HookEvent):
+                return []  # no ACP update for hook runs
             case _ if isinstance(msg, ev.TurnEndEvent | ev.WebSearchEvent | ev.OpReplyEvent):
                 return []  # the agent ends the prompt; no web search or op-reply updates
             case _ as unreachable:

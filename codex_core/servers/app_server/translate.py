@@ -243,6 +243,8 @@ class Translator:
                 return self._finish(event.id, turn, "interrupted")
             case ev.BackgroundEvent() | ev.SessionConfiguredEvent() | ev.TerminalInteractionEvent():
                 return []  # no notification for these
+            case _ if isinstance(msg, ev.HookEvent):
+                return []  # hook/started and hook/completed: not sent yet
             case _ if isinstance(msg, ev.WebSearchEvent | ev.OpReplyEvent):
                 return []  # none yet for web searches, and none for replies to other ops
             case _ as unreachable:

@@ -229,6 +229,10 @@ class EventApplier:
                 await self._add(NoticeCell("warning", msg.message))
             case ev.BackgroundEvent():
                 await self._add(NoticeCell("info", msg.message))
+            case ev.HookStartedEvent():
+                pass  # one line when it ends keeps the transcript compact
+            case ev.HookCompletedEvent():
+                await self._add(NoticeCell("info", hook_line(msg.run)))
             case ev.GetHistoryEntryResponseEvent():
                 hooks.on_history_entry(msg)
             case ev.ShutdownCompleteEvent():
@@ -329,3 +333,10 @@ def mcp_servers_cell(msg: ev.McpListToolsResponseEvent) -> InfoCell:
         rows.append(("", "tools: " + (", ".join(server.tools) or "none")))
     note = None if rows else "No MCP servers are configured; add one with `codex mcp add`."
     return InfoCell("MCP servers", rows, note=note)
+
+
+def hook_line(run: ev.HookRun) -> str:
+    """`hook: PreToolUse Blocked — reason` (the reason or error when there is one)."""
+    detail = next((e["text"] for e in run.entries if e.get("kind") in ("feedback", "error")), "")
+    line = f"hook: {run.event_name} {run.status.capitalize()}"
+    return f"{line} — {detail}" if detail else line
