@@ -1,0 +1,12 @@
+"""The one item projection: session events → thread items started, streamed and completed.
+
+Frontends (exec `--json`, the app-server, …) feed each session `Event` to a `Projection` and
+render the notices it returns; none of them matches on raw events. Items follow the 0.169
+app-server's `ThreadItem` kinds (`kinds`); notices are in `notices`.
+"""
+
+from codex_core.items import kinds, notices
+from codex_core.items.projection import NewId, Projection, counting_ids
+from codex_core.protocol.events import Event
+
+__all__ = ["Event", "NewId", "Projection", "counting_ids", "kinds", "notices"]

@@ -1,0 +1,210 @@
+"""What the projection yields: item lifecycle notices and the turn's own notices.
+
+Every notice names its `turn`: the id of the submission that started the turn (the `id` of
+the events it came from). An item is `ItemStarted` once, may stream deltas, and is
+`ItemCompleted` exactly once; `ItemCompleted.cause` says what ended it, so a frontend can
+render an item its turn closed differently from one that finished.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from codex_core.items.kinds import ThreadItem
+from codex_core.protocol.common import FileChange, PlanItem, TokenUsageInfo
+
+CompletionCause = Literal["ended", "declined", "cancelled", "turn_ended"]
+"""`ended`: its own end arrived; `declined`/`cancelled`: the user refused the approval (and
+for `cancelled`, aborted the turn); `turn_ended`: its turn ended first (an interrupted turn
+fails the item, a finished one leaves its status as it was)."""
+
+TurnStatus = Literal["completed", "failed", "interrupted"]
+
+
+@dataclass(frozen=True)
+class ItemStarted:
+    """An item began."""
+
+    turn: str
+    item: ThreadItem
+
+
+@dataclass(frozen=True)
+class ItemCompleted:
+    """An item ended; carries its final state."""
+
+    turn: str
+    item: ThreadItem
+    cause: CompletionCause = "ended"
+
+
+@dataclass(frozen=True)
+class AgentMessageDelta:
+    """A streamed piece of an agent message."""
+
+    turn: str
+    item_id: str
+    delta: str
+
+
+@dataclass(frozen=True)
+class ReasoningPartAdded:
+    """A new reasoning summary part begins at `index`."""
+
+    turn: str
+    item_id: str
+    index: int
+
+
+@dataclass(frozen=True)
+class ReasoningDelta:
+    """A streamed piece of reasoning summary part `index`."""
+
+    turn: str
+    item_id: str
+    index: int
+    delta: str
+
+
+@dataclass(frozen=True)
+class CommandOutputDelta:
+    """A chunk of a running command's output."""
+
+    turn: str
+    item_id: str
+    stream: Literal["stdout", "stderr"]
+    chunk: str
+
+
+@dataclass(frozen=True)
+class CommandApprovalRequested:
+    """The session waits for the user to allow the started command item `item_id`."""
+
+    turn: str
+    item_id: str
+    command: tuple[str, ...]
+    cwd: str
+    reason: str | None = None
+    suggested_prefix: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class PatchApprovalRequested:
+    """The session waits for the user to allow the started file change item `item_id`."""
+
+    turn: str
+    item_id: str
+    changes: dict[str, FileChange]
+    reason: str | None = None
+    grant_root: str | None = None
+
+
+@dataclass(frozen=True)
+class ThreadStarted:
+    """The session is configured; `thread_id` is its session id."""
+
+    turn: str
+    thread_id: str
+
+
+@dataclass(frozen=True)
+class TurnStarted:
+    """A turn began."""
+
+    turn: str
+
+
+@dataclass(frozen=True)
+class TurnEnded:
+    """A turn ended, after every item it left open was completed (`turn_ended`).
+
+    `failed` is a turn that finished after an error (`error` is the last one's message).
+    """
+
+    turn: str
+    status: TurnStatus
+    error: str | None = None
+    last_agent_message: str | None = None
+
+
+@dataclass(frozen=True)
+class TurnError:
+    """A fatal error for the turn, in one sentence."""
+
+    turn: str
+    message: str
+
+
+@dataclass(frozen=True)
+class StreamRetry:
+    """The model stream broke and is being retried."""
+
+    turn: str
+    message: str
+
+
+@dataclass(frozen=True)
+class TurnWarning:
+    """Something the user should know that does not stop the turn."""
+
+    turn: str
+    message: str
+
+
+@dataclass(frozen=True)
+class TokenUsage:
+    """Token usage after a model response (the thread's totals and the last response's)."""
+
+    turn: str
+    info: TokenUsageInfo
+
+
+@dataclass(frozen=True)
+class PlanUpdated:
+    """The model's plan changed."""
+
+    turn: str
+    explanation: str | None
+    plan: list[PlanItem]
+
+
+@dataclass(frozen=True)
+class DiffUpdated:
+    """The unified diff of everything the turn changed so far."""
+
+    turn: str
+    diff: str
+
+
+ItemNotice: TypeAlias = (
+    ItemStarted
+    | ItemCompleted
+    | AgentMessageDelta
+    | ReasoningPartAdded
+    | ReasoningDelta
+    | CommandOutputDelta
+)
+"""An item's lifecycle."""
+
+ApprovalNotice: TypeAlias = CommandApprovalRequested | PatchApprovalRequested
+
+TurnNotice: TypeAlias = (
+    ThreadStarted
+    | TurnStarted
+    | TurnEnded
+    | TurnError
+    | StreamRetry
+    | TurnWarning
+    | TokenUsage
+    | PlanUpdated
+    | DiffUpdated
+)
+"""The thread's and turn's own notices (no item)."""
+
+Notice: TypeAlias = ItemNotice | ApprovalNotice | TurnNotice
+"""Everything the projection yields."""
+
+DeltaNotice: TypeAlias = (
+    AgentMessageDelta | ReasoningPartAdded | ReasoningDelta | CommandOutputDelta
+)

@@ -1,0 +1,319 @@
+"""Session events → item lifecycle notices: the one projection every frontend renders.
+
+Pure and incremental: a `Projection` is fed the session's events one at a time and returns
+the notices each one produces; it does no IO and keeps only what is open. It guarantees, for
+any sequence of events (interrupts, errors, missing or repeated ends, reused call ids):
+
+- every `ItemStarted` is followed by exactly one `ItemCompleted` of that item, and no item is
+  completed that was not started (an end without its begin starts the item first);
+- deltas only name open items, and an agent message's or reasoning's deltas join to the text
+  it completes with when its own end follows them;
+- when a turn ends, every item it left open is completed first (`cause="turn_ended"`,
+  `failed` when the turn was interrupted), then `TurnEnded` follows.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, assert_never
+
+from codex_core import protocol as ev
+from codex_core.items import kinds as k
+from codex_core.items import notices as n
+
+NewId = Callable[[str, str], str]
+"""Gives an id to an item that has none of its own: called with the item's `type` and its
+turn (messages, reasoning, user messages, compactions; tool items use their call's id)."""
+
+
+def counting_ids() -> NewId:
+    """`agentMessage-1`, `reasoning-2`, …: predictable ids, for tests and replays."""
+    counter = itertools.count(1)
+    return lambda kind, turn: f"{kind}-{next(counter)}"
+
+
+@dataclass
+class _Text:
+    """An agent message or reasoning being streamed."""
+
+    id: str
+    parts: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Turn:
+    """What the projection knows of one running turn."""
+
+    message: _Text | None = None
+    reasoning: _Text | None = None
+    error: str | None = None
+    compaction: str | None = None
+    """The id of the compaction item, for a `/compact` turn."""
+
+
+class Projection:
+    """Feeds on one thread's events; returns the notices for each (see the module docstring)."""
+
+    def __init__(self, new_id: NewId | None = None) -> None:
+        self._new_id = new_id or counting_ids()
+        self._turns: dict[str, _Turn] = {}
+        self._tools: dict[str, tuple[str, k.ToolItem]] = {}
+        """Open tool items by call id, with their turn, in the order they started."""
+        self._compacting: set[str] = set()
+
+    def compaction_submitted(self, turn: str) -> None:
+        """The submission `turn` is a `/compact`: its turn carries a compaction item."""
+        self._compacting.add(turn)
+
+    def open_items(self) -> list[str]:
+        """The ids of items started and not yet completed."""
+        texts = [t for turn in self._turns.values() for t in (turn.message, turn.reasoning) if t]
+        compactions = [t.compaction for t in self._turns.values() if t.compaction]
+        return [*compactions, *(t.id for t in texts), *self._tools]
+
+    def feed(self, event: ev.Event) -> list[n.Notice]:
+        """The notices for one event, in the order a client should see them."""
+        turn, msg = event.id, event.msg
+        match msg:
+            case ev.SessionConfiguredEvent():
+                return [n.ThreadStarted(turn, msg.session_id)]
+            case ev.TaskStartedEvent():
+                return self._turn_started(turn)
+            case ev.UserMessageEvent():
+                user = k.UserMessageItem(
+                    self._new_id("userMessage", turn), msg.message, tuple(msg.images or ())
+                )
+                return [n.ItemStarted(turn, user), n.ItemCompleted(turn, user)]
+            case ev.AgentMessageDeltaEvent():
+                out: list[n.Notice] = []
+                message = self._open_text(turn, "agentMessage", out)
+                message.parts.append(msg.delta)
+                return [*out, n.AgentMessageDelta(turn, message.id, msg.delta)]
+            case ev.AgentMessageEvent():
+                out = []
+                message = self._open_text(turn, "agentMessage", out)
+                self._state(turn).message = None
+                done = k.AgentMessageItem(message.id, msg.message)
+                return [*out, n.ItemCompleted(turn, done)]
+            case ev.AgentReasoningDeltaEvent():
+                out = []
+                reasoning = self._open_text(turn, "reasoning", out)
+                if not reasoning.parts:
+                    reasoning.parts.append("")
+                    out.append(n.ReasoningPartAdded(turn, reasoning.id, 0))
+                reasoning.parts[-1] += msg.delta
+                index = len(reasoning.parts) - 1
+                return [*out, n.ReasoningDelta(turn, reasoning.id, index, msg.delta)]
+            case ev.AgentReasoningSectionBreakEvent():
+                open_reasoning = self._state(turn).reasoning
+                if open_reasoning is None or not open_reasoning.parts:
+                    return []
+                open_reasoning.parts.append("")
+                index = len(open_reasoning.parts) - 1
+                return [n.ReasoningPartAdded(turn, open_reasoning.id, index)]
+            case ev.AgentReasoningEvent():
+                out = []
+                reasoning = self._open_text(turn, "reasoning", out)
+                self._state(turn).reasoning = None
+                summary = tuple(p for p in reasoning.parts if p) or (msg.text,)
+                return [
+                    *out,
+                    n.ItemCompleted(turn, k.ReasoningItem(reasoning.id, summary, msg.text)),
+                ]
+            case ev.ExecApprovalRequestEvent():
+                out = self._start_command(turn, msg.call_id, msg.command, msg.cwd)
+                prefix = tuple(msg.suggested_prefix) if msg.suggested_prefix is not None else None
+                ask = n.CommandApprovalRequested(
+                    turn, msg.call_id, tuple(msg.command), msg.cwd, msg.reason, prefix
+                )
+                return [*out, ask]
+            case ev.ApplyPatchApprovalRequestEvent():
+                out = self._start(turn, k.FileChangeItem(msg.call_id, dict(msg.changes)))
+                patch_ask = n.PatchApprovalRequested(
+                    turn, msg.call_id, dict(msg.changes), msg.reason, msg.grant_root
+                )
+                return [*out, patch_ask]
+            case ev.ApprovalDecisionEvent():
+                return self._decided(msg)
+            case ev.ExecCommandBeginEvent():
+                return self._start_command(turn, msg.call_id, msg.command, msg.cwd)
+            case ev.ExecCommandOutputDeltaEvent():
+                if not isinstance(
+                    self._tools.get(msg.call_id, (0, None))[1], k.CommandExecutionItem
+                ):
+                    return []  # no open command to stream into
+                owner = self._tools[msg.call_id][0]
+                return [n.CommandOutputDelta(owner, msg.call_id, msg.stream, msg.chunk)]
+            case ev.ExecCommandEndEvent():
+                return self._command_ended(turn, msg)
+            case ev.PatchApplyBeginEvent():
+                return self._start(turn, k.FileChangeItem(msg.call_id, dict(msg.changes)))
+            case ev.PatchApplyEndEvent():
+                out = self._start(turn, k.FileChangeItem(msg.call_id))
+                status: k.ItemStatus = "completed" if msg.success else "failed"
+                return [
+                    *out,
+                    *self._end(msg.call_id, status=status, stdout=msg.stdout, stderr=msg.stderr),
+                ]
+            case ev.McpToolCallBeginEvent():
+                call = k.McpToolCallItem(msg.call_id, msg.server, msg.tool, msg.arguments)
+                return self._start(turn, call)
+            case ev.McpToolCallEndEvent():
+                call = k.McpToolCallItem(msg.call_id, msg.server, msg.tool, msg.arguments)
+                out = self._start(turn, call)
+                ok = msg.tool_result
+                return [
+                    *out,
+                    *self._end(
+                        msg.call_id,
+                        status="completed" if msg.is_success else "failed",
+                        result=ok,
+                        error=msg.error,
+                        duration_ms=msg.duration.millis,
+                        read_only=bool(msg.read_only),
+                    ),
+                ]
+            case ev.WebSearchBeginEvent():
+                return self._start(turn, k.WebSearchItem(msg.call_id))
+            case ev.WebSearchEndEvent():
+                query = msg.query or ev.web_search_query(msg.action)
+                out = self._start(turn, k.WebSearchItem(msg.call_id, query, msg.action))
+                return [*out, *self._end(msg.call_id, query=query, action=msg.action)]
+            case ev.TurnDiffEvent():
+                return [n.DiffUpdated(turn, msg.unified_diff)]
+            case ev.PlanUpdateEvent():
+                return [n.PlanUpdated(turn, msg.explanation, list(msg.plan))]
+            case ev.TokenCountEvent():
+                return [n.TokenUsage(turn, msg.info)] if msg.info is not None else []
+            case ev.StreamErrorEvent():
+                return [n.StreamRetry(turn, msg.message)]
+            case ev.WarningEvent():
+                return [n.TurnWarning(turn, msg.message)]
+            case ev.ErrorEvent():
+                self._state(turn).error = msg.message
+                return [n.TurnError(turn, msg.message)]
+            case ev.TaskCompleteEvent():
+                failed = self._state(turn).error is not None
+                ending: n.TurnStatus = "failed" if failed else "completed"
+                return self._turn_ended(turn, ending, msg.last_agent_message)
+            case ev.TurnAbortedEvent():
+                return self._turn_ended(turn, "interrupted", None)
+            case ev.BackgroundEvent() | ev.TerminalInteractionEvent():
+                return []  # no item: status lines and typing into a running command
+            case _ if isinstance(msg, ev.HookEvent | ev.OpReplyEvent):
+                return []  # hook runs become items with the hooks issue; replies to ops
+            case _ as unreachable:
+                assert_never(unreachable)
+
+    # ------------------------------------------------------------------ turns
+
+    def _state(self, turn: str) -> _Turn:
+        return self._turns.setdefault(turn, _Turn())
+
+    def _turn_started(self, turn: str) -> list[n.Notice]:
+        out: list[n.Notice] = [*self._close_turn(turn, "interrupted"), n.TurnStarted(turn)]
+        state = self._turns[turn] = _Turn()
+        if turn in self._compacting:
+            self._compacting.discard(turn)
+            state.compaction = self._new_id("contextCompaction", turn)
+            out.append(n.ItemStarted(turn, k.ContextCompactionItem(state.compaction)))
+        return out
+
+    def _turn_ended(self, turn: str, status: n.TurnStatus, last: str | None) -> list[n.Notice]:
+        error = self._turns[turn].error if turn in self._turns else None
+        return [*self._close_turn(turn, status), n.TurnEnded(turn, status, error, last)]
+
+    def _close_turn(self, turn: str, status: n.TurnStatus) -> list[n.Notice]:
+        """Complete what `turn` left open (a turn started again without ending counts as
+        interrupted) and forget the turn."""
+        state = self._turns.pop(turn, None)
+        out: list[n.Notice] = []
+        if state is None:
+            return out
+        if state.compaction is not None:
+            compaction = k.ContextCompactionItem(state.compaction)
+            cause: n.CompletionCause = "ended" if status == "completed" else "turn_ended"
+            out.append(n.ItemCompleted(turn, compaction, cause))
+        if state.reasoning is not None:
+            text = "".join(state.reasoning.parts)
+            parts = tuple(p for p in state.reasoning.parts if p)
+            reasoning = k.ReasoningItem(state.reasoning.id, parts, text)
+            out.append(n.ItemCompleted(turn, reasoning, "turn_ended"))
+        if state.message is not None:
+            message = k.AgentMessageItem(state.message.id, "".join(state.message.parts))
+            out.append(n.ItemCompleted(turn, message, "turn_ended"))
+        for call_id, (owner, item) in list(self._tools.items()):
+            if owner != turn:
+                continue
+            del self._tools[call_id]
+            if status == "interrupted" and not isinstance(item, k.WebSearchItem):
+                item = replace(item, status="failed")
+            out.append(n.ItemCompleted(turn, item, "turn_ended"))
+        return out
+
+    # ------------------------------------------------------------------ items
+
+    def _open_text(self, turn: str, kind: str, out: list[n.Notice]) -> _Text:
+        """The turn's message (or reasoning) being written; a new one is started in `out`."""
+        state = self._state(turn)
+        current = state.message if kind == "agentMessage" else state.reasoning
+        if current is not None:
+            return current
+        text = _Text(self._new_id(kind, turn))
+        if kind == "agentMessage":
+            state.message = text
+            out.append(n.ItemStarted(turn, k.AgentMessageItem(text.id)))
+        else:
+            state.reasoning = text
+            out.append(n.ItemStarted(turn, k.ReasoningItem(text.id)))
+        return text
+
+    def _start(self, turn: str, item: k.ToolItem) -> list[n.Notice]:
+        """Start a tool item unless one with its call id is open."""
+        if item.id in self._tools:
+            return []
+        self._tools[item.id] = (turn, item)
+        return [n.ItemStarted(turn, item)]
+
+    def _start_command(
+        self, turn: str, call_id: str, command: list[str], cwd: str
+    ) -> list[n.Notice]:
+        return self._start(turn, k.CommandExecutionItem(call_id, tuple(command), cwd))
+
+    def _end(
+        self, call_id: str, cause: n.CompletionCause = "ended", **changed: Any
+    ) -> list[n.Notice]:
+        """Complete the open tool item `call_id` with `changed` fields."""
+        owner, item = self._tools.pop(call_id)
+        return [n.ItemCompleted(owner, replace(item, **changed), cause)]
+
+    def _command_ended(self, turn: str, msg: ev.ExecCommandEndEvent) -> list[n.Notice]:
+        out = self._start_command(turn, msg.call_id, msg.command or [], "")
+        if not isinstance(self._tools[msg.call_id][1], k.CommandExecutionItem):
+            return out  # a call id reused by another kind of tool: that item stays open
+        status: k.ItemStatus = "completed" if msg.exit_code == 0 else "failed"
+        ended = self._end(
+            msg.call_id,
+            status=status,
+            aggregated_output=msg.aggregated_output,
+            stdout=msg.stdout,
+            stderr=msg.stderr,
+            exit_code=msg.exit_code,
+            duration_ms=msg.duration_ms,
+            timed_out=msg.timed_out,
+            interrupted=msg.interrupted,
+        )
+        return [*out, *ended]
+
+    def _decided(self, msg: ev.ApprovalDecisionEvent) -> list[n.Notice]:
+        """A refused command or patch completes `declined` (`cancelled` when the user also
+        aborted the turn); an approved one runs on."""
+        if msg.decision not in ("denied", "abort"):
+            return []
+        wanted = k.CommandExecutionItem if msg.kind == "exec" else k.FileChangeItem
+        if not isinstance(self._tools.get(msg.call_id, (0, None))[1], wanted):
+            return []
+        cause: n.CompletionCause = "declined" if msg.decision == "denied" else "cancelled"
+        return self._end(msg.call_id, cause, status="declined")
