@@ -17,10 +17,23 @@ _CONTEXT_WINDOWS: tuple[tuple[str, int], ...] = (
 
 _REASONING_PREFIXES = ("gpt-5", "codex-", "o1", "o3", "o4", "gpt-oss")
 
+_WIRE_EFFORTS = {"ultra": "medium", "persistent": "disabled"}
+"""Efforts Codex 0.169 rewrites before sending them (observed in its requests for a model it
+has no metadata for); every other word goes out as the user set it."""
+
 
 def supports_reasoning(model: str) -> bool:
-    """Whether requests for `model` may carry reasoning effort and summary settings."""
+    """Whether `model/list` offers reasoning efforts for `model` (a known reasoning family).
+
+    Requests do not ask this: like Codex 0.169 with a model it has no metadata for, every
+    Responses request carries the configured effort and summary (`wire_effort`).
+    """
     return model.startswith(_REASONING_PREFIXES)
+
+
+def wire_effort(effort: str | None) -> str | None:
+    """`reasoning.effort` as Codex 0.169 sends the configured effort (`max` included)."""
+    return None if effort is None else _WIRE_EFFORTS.get(effort, effort)
 
 
 def supports_verbosity(model: str) -> bool:

@@ -83,6 +83,9 @@ def resolve_config(
     trust = trust_level_for(projects, cwd)
 
     providers = built_in_model_providers(dict(environ))
+    base_url: str | None = layers.get("openai_base_url")
+    if base_url is not None:
+        providers["openai"] = providers["openai"].model_copy(update={"base_url": base_url})
     for provider_id, info in toml.model_providers.items():
         if provider_id in providers:
             warnings.append(
@@ -114,7 +117,9 @@ def resolve_config(
     if mode is None:
         mode = "workspace-write" if trust == "trusted" else "read-only"
 
-    instructions_file: str | None = layers.get("experimental_instructions_file")
+    instructions_file: str | None = layers.get("model_instructions_file") or layers.get(
+        "experimental_instructions_file"
+    )
     base_instructions = overrides.base_instructions
     if base_instructions is None and instructions_file is not None:
         base_instructions = _read_instructions(instructions_file, cwd)

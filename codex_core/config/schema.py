@@ -135,6 +135,8 @@ class ConfigToml(_Table):
 
     model: str | None = None
     model_provider: str | None = None
+    openai_base_url: str | None = None
+    """Base URL of the built-in `openai` provider (what the TypeScript SDK's `baseUrl` sets)."""
     model_providers: dict[str, ModelProviderInfo] = Field(default_factory=dict)
     model_context_window: int | None = Field(default=None, gt=0)
     model_auto_compact_token_limit: int | None = Field(default=None, gt=0)
@@ -157,6 +159,8 @@ class ConfigToml(_Table):
     projects: dict[str, ProjectToml] = Field(default_factory=dict)
     tui: TuiToml = Field(default_factory=TuiToml)
     experimental_instructions_file: str | None = None
+    model_instructions_file: str | None = None
+    """Codex 0.169's name for `experimental_instructions_file` (the two are one setting)."""
     project_doc_max_bytes: int | None = Field(default=None, ge=0)
     web_search: WebSearchMode | None = None
     tools: ToolsToml = Field(default_factory=ToolsToml)

@@ -111,6 +111,9 @@ class Config:
     model_providers: dict[str, ModelProviderInfo] = field(default_factory=dict)
 
     def project_trust_level(self, path: Path | None = None) -> str | None:
+    thread_source: str = "user"
+    """`codex exec --thread-source`: the `thread_source` a new session records (the SDKs' own
+    classification, as Codex 0.169 keeps it in `session_meta` and `state_5`)."""
         """The trust level recorded for `path` (default: cwd) or its nearest listed ancestor.
 
         A git worktree also inherits the trust of its main repository.

@@ -8,8 +8,9 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 AskForApproval = Literal["untrusted", "on-failure", "on-request", "never"]
 ReviewDecision = Literal["approved", "approved_for_session", "denied", "abort"]
-ReasoningEffort = Literal["none", "minimal", "low", "medium", "high", "xhigh"]
-"""As Codex 0.169 accepts them; sent as `reasoning.effort`."""
+ReasoningEffort = Annotated[str, Field(min_length=1)]
+"""Any non-empty word, as Codex 0.169 takes it (`none` … `xhigh`, `max`, or what a newer model
+advertises); sent as `reasoning.effort` (see `codex_core.model_family.wire_effort`)."""
 ReasoningSummary = Literal["auto", "concise", "detailed", "none"]
 
 

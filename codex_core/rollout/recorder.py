@@ -137,6 +137,7 @@ class RolloutRecorder:
         cli_version: str,
         source: str,
         model_provider: str,
+        thread_source: str = "user",
         instructions: str | None = None,
         on_warning: WarningCallback | None = None,
         now: float | None = None,
@@ -156,6 +157,8 @@ class RolloutRecorder:
             originator: Which program wrote the rollout.
             cli_version: That program's version.
             source: `cli`, `exec`, `vscode` or `mcp`.
+            thread_source: Who started the thread (`user`, or what `--thread-source` says);
+                Codex 0.169's layout records it after `source`.
             model_provider: The model provider id.
             instructions: Base instructions, if the session overrides them.
             on_warning: Called once with a sentence if writing fails.
@@ -175,6 +178,7 @@ class RolloutRecorder:
             "cli_version": cli_version,
             "instructions": instructions,
             "source": source,
+            **({"thread_source": thread_source} if current else {}),
             "model_provider": model_provider,
             **({"history_mode": PAGINATED} if current else {}),
         }

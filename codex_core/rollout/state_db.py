@@ -65,6 +65,7 @@ class ThreadFacts:
     created_at_ms: int
     cwd: str = ""
     source: str = "cli"
+    thread_source: str = "user"
     model_provider: str = ""
     cli_version: str = ""
     originator: str = ""
@@ -113,7 +114,7 @@ def _row(facts: ThreadFacts, now_ms: int) -> dict[str, Any]:
         "recency_at": now_ms // 1000,
         "recency_at_ms": now_ms,
         "source": facts.source,
-        "thread_source": "user",
+        "thread_source": facts.thread_source,
         "model_provider": facts.model_provider,
         "cwd": facts.cwd,
         "title": preview,
@@ -228,6 +229,7 @@ def facts_from_meta(path: Path, meta: dict[str, Any] | None) -> ThreadFacts | No
         created_at_ms=created_ms,
         cwd=str(meta.get("cwd") or ""),
         source=str(meta.get("source") or "cli"),
+        thread_source=str(meta.get("thread_source") or "user"),
         model_provider=str(meta.get("model_provider") or ""),
         cli_version=str(meta.get("cli_version") or ""),
         originator=str(meta.get("originator") or ""),

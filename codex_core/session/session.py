@@ -70,17 +70,16 @@ EPILOGUE_TIMEOUT_S = 5.0
 def default_client_factory(config: Config, session_id: str, turn: TurnContext) -> ModelClient:
     """A real model client for the configured provider."""
     from codex_core.auth import load_api_key
-    from codex_core.model_family import supports_reasoning, supports_verbosity
+    from codex_core.model_family import supports_verbosity, wire_effort
 
-    reasoning = supports_reasoning(turn.model)
     return ModelClient(
         config.model_provider,
         turn.model,
         provider_id=config.model_provider_id,
         session_id=session_id,
         api_key=load_api_key(config.codex_home, config.model_provider),
-        effort=turn.effort if reasoning else None,
-        summary=turn.summary if reasoning else None,
+        effort=wire_effort(turn.effort),
+        summary=turn.summary,
         verbosity=config.model_verbosity if supports_verbosity(turn.model) else None,
     )
 
@@ -180,7 +179,7 @@ class Session(TokenAccounting):
                 session_id=self.session_id,
                 model=self.turn.model,
                 model_provider_id=self.config.model_provider_id,
-                reasoning_effort=self.turn.effort,  # type: ignore[arg-type]
+                reasoning_effort=self.turn.effort,
                 history_log_id=log_id,
                 history_entry_count=count,
                 rollout_path=str(self.storage.path) if self.storage.path else None,

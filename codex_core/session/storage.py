@@ -67,6 +67,7 @@ class SessionStorage:
                 cli_version=__version__,
                 source=source,
                 model_provider=config.model_provider_id,
+                thread_source=config.thread_source,
                 on_warning=warnings.append,
             )
         except OSError as err:

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
 NOT_IN_GIT = "Not inside a trusted directory and --skip-git-repo-check was not specified."
 """Codex 0.169's refusal outside a git repository (exit 1, nothing sent)."""
 
+CYBER_ACCESS_PROGRAMS = ("standard", "daybreak_blue", "daybreak_red")
+"""The values Codex 0.169's `--cyber-access-program` takes (the TypeScript SDK passes one)."""
+
 
 def build_exec_parser() -> argparse.ArgumentParser:
     """`codex exec [OPTIONS] [PROMPT|-]` and `codex exec [OPTIONS] resume [--last | ID] [PROMPT]`.
@@ -59,6 +62,18 @@ def build_exec_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--ephemeral", action="store_true", help="do not record this session (no rollout file)"
+    )
+    parser.add_argument(
+        "--thread-source",
+        metavar="SOURCE",
+        help="how a new session classifies itself (recorded as its thread_source; default user)",
+    )
+    parser.add_argument(
+        "--cyber-access-program",
+        metavar="PROGRAM",
+        choices=CYBER_ACCESS_PROGRAMS,
+        help="accepted for the Codex SDKs and ignored: an experimental program of OpenAI "
+        "accounts that requests with an API key do not carry (as in Codex 0.169)",
     )
     parser.add_argument(
         "--last", action="store_true", help="with resume: continue the most recent session"
@@ -141,6 +156,8 @@ def main(argv: list[str]) -> int:
         print(NOT_IN_GIT, file=sys.stderr)
         return 1
     config.ephemeral = bool(ns.ephemeral)
+    if ns.thread_source:
+        config.thread_source = ns.thread_source
     _add_dirs(config, ns.add_dir)
     resume_path = _resume_path(ns, config) if resume else None
     if resume_path is False:

@@ -98,3 +98,59 @@ def test_typescript_sdk_two_turn_thread(
     second = model_server.bodies[-1]
     assert user_texts(second)[-1] == "second turn" and "first turn" in user_texts(second)
     assert second["prompt_cache_key"] == result["id"], "the second turn resumed the thread"
+
+
+SDK_OPTIONS_SCRIPT = """
+const [sdk, codexPath, baseUrl, cwd] = process.argv.slice(2);
+const { Codex } = await import(sdk);
+const codex = new Codex({ codexPathOverride: codexPath, baseUrl, apiKey: "sk-sdk" });
+const thread = codex.startThread({
+  workingDirectory: cwd, skipGitRepoCheck: true, model: "zz-unknown-model",
+  modelReasoningEffort: "max", threadSource: "sdk-test",
+});
+const result = await thread.run("hi", { cyberAccessProgram: "daybreak_blue" });
+console.log(JSON.stringify({ id: thread.id, answer: result.finalResponse }));
+"""
+
+
+def test_typescript_sdk_base_url_thread_source_and_max_effort(
+    codex_bin: Path, codex_home: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    """`baseUrl` (`-c openai_base_url=…`) sends the built-in provider there, `threadSource`
+    is recorded, `cyberAccessProgram` is accepted, and an unknown model gets the effort the
+    user set (`max` too), as Codex 0.169 does."""
+    entry = _sdk_entry()
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    model_server.add(turn(message("sdk answer")))
+    script = tmp_path / "options.mjs"
+    script.write_text(SDK_OPTIONS_SCRIPT)
+    environ = {
+        k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")
+    }
+    done = subprocess.run(
+        ["node", str(script), str(entry), str(codex_bin), model_server.base_url, str(tmp_path)],
+        env={**environ, "CODEX_HOME": str(codex_home)},
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["answer"] == "sdk answer"
+    request = model_server.requests[0]
+    assert request.path == "/v1/responses"
+    assert request.header("authorization") == "Bearer sk-sdk"
+    body = request.body
+    assert (body["model"], body["reasoning"]) == (
+        "zz-unknown-model",
+        {"effort": "max", "summary": "auto"},
+    )
+    assert body["include"] == ["reasoning.encrypted_content"]
+    (rollout,) = (codex_home / "sessions").rglob("rollout-*.jsonl")
+    meta = json.loads(rollout.read_text().splitlines()[0])["payload"]
+    assert (meta["id"], meta["thread_source"], meta["model_provider"]) == (
+        result["id"],
+        "sdk-test",
+        "openai",
+    )

@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 EFFECT_TESTS: dict[str, str] = {
     "approval_policy": "tests/integration/test_session_approvals.py::test_session_approvals_denied_tells_model_and_turn_continues",
     "experimental_instructions_file": "tests/unit/test_config_load.py::test_config_instructions_file_replaces_base_instructions",
+    "openai_base_url": "tests/compat/test_typescript_sdk.py::test_typescript_sdk_base_url_thread_source_and_max_effort",
+    "model_instructions_file": "tests/unit/test_config_load.py::test_config_model_instructions_file_is_0169s_name_for_it",
     "hide_agent_reasoning": "tests/tui/test_pilot.py::test_hidden_reasoning_still_names_the_status",
     "history.max_bytes": "tests/unit/test_history_jsonl.py::test_history_max_bytes_drops_oldest",
     "history.persistence": "tests/unit/test_history_jsonl.py::test_history_persistence_none_writes_nothing",

@@ -320,6 +320,28 @@ def test_config_instructions_file_replaces_base_instructions(tmp_path: Path) -> 
     assert load(tmp_path, overrides=override).base_instructions == "From the caller."
 
 
+def test_config_model_instructions_file_is_0169s_name_for_it(tmp_path: Path) -> None:
+    (tmp_path / "mine.md").write_text("Mine.\n")
+    (tmp_path / "old.md").write_text("Old.\n")
+    assert load(tmp_path, 'model_instructions_file = "mine.md"\n').base_instructions == "Mine."
+    both = 'model_instructions_file = "mine.md"\nexperimental_instructions_file = "old.md"\n'
+    assert load(tmp_path, both).base_instructions == "Mine."
+
+
+def test_config_openai_base_url_moves_the_built_in_provider(tmp_path: Path) -> None:
+    config = load_config(
+        ConfigOverrides(cwd=tmp_path),
+        ['openai_base_url="http://127.0.0.1:9/v1"'],
+        codex_home=tmp_path,
+        environ={"OPENAI_BASE_URL": "http://env.invalid/v1"},
+    )
+    assert (config.model_provider_id, config.model_provider.base_url) == (
+        "openai",
+        "http://127.0.0.1:9/v1",
+    )
+    assert config.warnings == []
+
+
 def test_config_relative_cwd_is_resolved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "a" / "b").mkdir(parents=True)
     monkeypatch.chdir(tmp_path / "a")
