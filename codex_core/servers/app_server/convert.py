@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 
 from codex_core.frontend.commands import display_command
-from codex_core.protocol import AddChange, DeleteChange, FileChange, PlanUpdateEvent, TokenUsage
+from codex_core.protocol import AddChange, DeleteChange, FileChange, PlanItem, TokenUsage
 from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server import model_notify as n
 
@@ -47,9 +47,9 @@ def usage_breakdown(usage: TokenUsage) -> n.TokenUsageBreakdown:
     )
 
 
-def plan_steps(plan: PlanUpdateEvent) -> list[n.PlanStep]:
+def plan_steps(plan: list[PlanItem]) -> list[n.PlanStep]:
     """An `update_plan` call's steps in wire form (`in_progress` is `inProgress`)."""
     return [
         n.PlanStep(step=s.step, status="inProgress" if s.status == "in_progress" else s.status)
-        for s in plan.plan
+        for s in plan
     ]

@@ -1,4 +1,4 @@
-"""Session events → app-server notifications and approval requests (pure, no IO)."""
+"""The item projection of a thread → app-server notifications and approval requests (pure)."""
 
 from __future__ import annotations
 
@@ -6,17 +6,18 @@ import uuid
 from dataclasses import dataclass
 from typing import Literal, assert_never
 
-from codex_core import protocol as ev
-from codex_core.protocol import FileChange
-from codex_core.servers.app_server import model_items as items
+from codex_core import items
+from codex_core.items import kinds as k
+from codex_core.items import notices as p
+from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.convert import (
     command_actions,
     command_line,
-    file_changes,
     plan_steps,
     usage_breakdown,
 )
+from codex_core.servers.app_server.item_wire import wire_item
 from codex_core.servers.app_server.model_thread import (
     ActiveStatus,
     IdleStatus,
@@ -41,17 +42,31 @@ Out = n.ServerMessage | ApprovalAsk
 
 
 class Translator:
-    """Turns one thread's session events into wire messages."""
+    """Turns one thread's session events into wire messages, through the item projection."""
 
     def __init__(self, thread_id: str) -> None:
         self.thread_id = thread_id
         self.turns: dict[str, TurnState] = {}
         """Running turns by the id of the submission that started them."""
+        self._projection = items.Projection(self._new_id)
 
-    def begin_turn(self, sub_id: str, wire_input: list[items.UserInput], *, compact: bool) -> Turn:
+    def _new_id(self, kind: str, sub_id: str) -> str:
+        """Ids as Codex gives them: `msg_…`, `rs_…`, `compact_<turn>`, else a UUID."""
+        if kind == "agentMessage":
+            return f"msg_{uuid.uuid4().hex[:12]}"
+        if kind == "reasoning":
+            return f"rs_{uuid.uuid4().hex[:12]}"
+        if kind == "contextCompaction":
+            state = self.turns.get(sub_id)
+            return f"compact_{state.id if state else sub_id}"
+        return str(uuid.uuid4())
+
+    def begin_turn(self, sub_id: str, wire_input: list[w.UserInput], *, compact: bool) -> Turn:
         """Remember a submitted turn; returns it as `turn/start` answers it."""
         state = TurnState(id=str(uuid.uuid4()), input=wire_input, compact=compact)
         self.turns[sub_id] = state
+        if compact:
+            self._projection.compaction_submitted(sub_id)
         return Turn(id=state.id, rootTurnId=state.id)
 
     def turn_id_of(self, sub_id: str) -> str | None:
@@ -63,287 +78,160 @@ class Translator:
         """The submission id of a running turn."""
         return next((sub for sub, t in self.turns.items() if t.id == turn_id), None)
 
-    def translate(self, event: ev.Event) -> list[Out]:
+    def translate(self, event: items.Event) -> list[Out]:
         """The wire messages for one session event."""
-        turn = self.turns.get(event.id)
-        msg = event.msg
-        if isinstance(msg, ev.WarningEvent):
-            return [n.WarningNotification(threadId=self.thread_id, message=msg.message)]
+        out: list[Out] = []
+        for notice in self._projection.feed(event):
+            self._render(notice, out)
+        return out
+
+    # ------------------------------------------------------------------ rendering
+
+    def _render(self, notice: p.Notice, out: list[Out]) -> None:
+        """Append the wire messages for one notice of the projection to `out`."""
+        tid = self.thread_id
+        if isinstance(notice, p.TurnWarning):
+            out.append(n.WarningNotification(threadId=tid, message=notice.message))
+            return
+        turn = self.turns.get(notice.turn)
         if turn is None:
-            return []
-        tid, turn_id = self.thread_id, turn.id
-        ids = {"threadId": tid, "turnId": turn_id}
-        match msg:
-            case ev.TaskStartedEvent():
+            return  # not a turn a client started (or one already reported ended)
+        ids = {"threadId": tid, "turnId": turn.id}
+        match notice:
+            case p.TurnStarted():
                 turn.started_ms = now_ms()
                 turn.started = True
-                out: list[Out] = [
-                    n.ThreadStatusChangedNotification(threadId=tid, status=ActiveStatus()),
-                    n.TurnStartedNotification(threadId=tid, turn=turn.wire("inProgress")),
-                ]
-                if turn.compact:
-                    item = items.ContextCompactionItem(id=f"compact_{turn_id}")
-                    out.append(self._started(turn, item))
-                return out
-            case ev.UserMessageEvent():
-                content: list[items.UserInput] = turn.input or [
-                    items.TextUserInput(text=msg.message)
-                ]
-                user = items.UserMessageItem(id=str(uuid.uuid4()), content=content)
-                return [self._started(turn, user), self._completed(turn, user)]
-            case ev.AgentMessageDeltaEvent():
-                out = []
-                message = self._open_message(turn, out)
-                message.text += msg.delta
+                out.append(n.ThreadStatusChangedNotification(threadId=tid, status=ActiveStatus()))
+                out.append(n.TurnStartedNotification(threadId=tid, turn=turn.wire("inProgress")))
+            case p.ItemStarted():
+                started = wire_item(notice.item, turn.input)
+                if started is not None:
+                    out.append(self._started(turn, started))
+            case p.ItemCompleted():
+                self._item_completed(turn, notice, out)
+            case p.AgentMessageDelta():
                 out.append(
-                    n.AgentMessageDeltaNotification(**ids, itemId=message.id, delta=msg.delta)
+                    n.AgentMessageDeltaNotification(
+                        **ids, itemId=notice.item_id, delta=notice.delta
+                    )
                 )
-                return out
-            case ev.AgentMessageEvent():
-                out = []
-                done, turn.message = self._open_message(turn, out), None
-                done.text = msg.message
-                turn.last_message = done
-                return [*out, self._completed(turn, done)]
-            case ev.AgentReasoningDeltaEvent():
-                out = []
-                reasoning = self._open_reasoning(turn, out)
-                if not reasoning.summary:
-                    reasoning.summary.append("")
-                    out.append(self._part_added(turn, reasoning))
-                index = len(reasoning.summary) - 1
-                reasoning.summary[index] += msg.delta
+            case p.ReasoningPartAdded():
+                out.append(
+                    n.ReasoningSummaryPartAddedNotification(
+                        **ids, itemId=notice.item_id, summaryIndex=notice.index
+                    )
+                )
+            case p.ReasoningDelta():
                 out.append(
                     n.ReasoningSummaryTextDeltaNotification(
-                        **ids, itemId=reasoning.id, delta=msg.delta, summaryIndex=index
+                        **ids, itemId=notice.item_id, delta=notice.delta, summaryIndex=notice.index
                     )
                 )
-                return out
-            case ev.AgentReasoningSectionBreakEvent():
-                if turn.reasoning is None or not turn.reasoning.summary:
-                    return []
-                turn.reasoning.summary.append("")
-                return [self._part_added(turn, turn.reasoning)]
-            case ev.AgentReasoningEvent():
-                out = []
-                finished, turn.reasoning = self._open_reasoning(turn, out), None
-                finished.summary = [part for part in finished.summary if part] or [msg.text]
-                return [*out, self._completed(turn, finished)]
-            case ev.ExecApprovalRequestEvent():
-                out = self._command_started(turn, msg.call_id, msg.command, msg.cwd)
+            case p.CommandOutputDelta():
+                out.append(
+                    n.CommandExecutionOutputDeltaNotification(
+                        **ids, itemId=notice.item_id, delta=notice.chunk
+                    )
+                )
+            case p.CommandApprovalRequested():
+                argv = list(notice.command)
+                prefix = list(notice.suggested_prefix) if notice.suggested_prefix else None
                 ask = n.CommandExecutionRequestApprovalParams(
                     threadId=tid,
-                    turnId=turn_id,
-                    itemId=msg.call_id,
+                    turnId=turn.id,
+                    itemId=notice.item_id,
                     startedAtMs=now_ms(),
-                    command=command_line(msg.command),
-                    cwd=msg.cwd,
-                    reason=msg.reason,
-                    commandActions=command_actions(msg.command),
-                    proposedExecpolicyAmendment=msg.suggested_prefix,
+                    command=command_line(argv),
+                    cwd=notice.cwd,
+                    reason=notice.reason,
+                    commandActions=command_actions(argv),
+                    proposedExecpolicyAmendment=prefix,
                 )
+                # Codex reports the wait before it announces the command's item.
                 waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
                 out.insert(0, n.ThreadStatusChangedNotification(threadId=tid, status=waiting))
-                return [*out, ApprovalAsk(ask, msg.call_id, "exec")]
-            case ev.ApplyPatchApprovalRequestEvent():
-                out = self._patch_started(turn, msg.call_id, msg.changes)
+                out.append(ApprovalAsk(ask, notice.item_id, "exec"))
+            case p.PatchApprovalRequested():
                 patch_ask = n.FileChangeRequestApprovalParams(
-                    threadId=tid,
-                    turnId=turn_id,
-                    itemId=msg.call_id,
+                    **ids,
+                    itemId=notice.item_id,
                     startedAtMs=now_ms(),
-                    reason=msg.reason,
-                    grantRoot=msg.grant_root,
+                    reason=notice.reason,
+                    grantRoot=notice.grant_root,
                 )
-                # Codex announces a patch's item before the thread waits (a command's after).
+                # A patch's item comes before the thread waits (a command's after).
                 waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
                 out.append(n.ThreadStatusChangedNotification(threadId=tid, status=waiting))
-                return [*out, ApprovalAsk(patch_ask, msg.call_id, "patch")]
-            case ev.ApprovalDecisionEvent():
-                return self._declined(turn, msg)
-            case ev.ExecCommandBeginEvent():
-                return self._command_started(turn, msg.call_id, msg.command, msg.cwd)
-            case ev.ExecCommandOutputDeltaEvent():
-                return [
-                    n.CommandExecutionOutputDeltaNotification(
-                        **ids, itemId=msg.call_id, delta=msg.chunk
-                    )
-                ]
-            case ev.ExecCommandEndEvent():
-                out = []
-                if msg.call_id not in turn.commands:
-                    out = self._command_started(turn, msg.call_id, msg.command or [], "")
-                command = turn.commands.pop(msg.call_id)
-                command.status = "completed" if msg.exit_code == 0 else "failed"
-                command.exitCode = msg.exit_code
-                command.aggregatedOutput = msg.aggregated_output or msg.stdout + msg.stderr
-                command.durationMs = msg.duration_ms
-                return [*out, self._completed(turn, command)]
-            case ev.PatchApplyBeginEvent():
-                return self._patch_started(turn, msg.call_id, msg.changes)
-            case ev.PatchApplyEndEvent():
-                patch = turn.patches.pop(msg.call_id, None)
-                if patch is None:
-                    return []
-                patch.status = "completed" if msg.success else "failed"
-                return [self._completed(turn, patch)]
-            case ev.McpToolCallBeginEvent():
-                mcp = items.McpToolCallItem(
-                    id=msg.call_id, server=msg.server, tool=msg.tool, arguments=msg.arguments
+                out.append(ApprovalAsk(patch_ask, notice.item_id, "patch"))
+            case p.DiffUpdated():
+                out.append(n.TurnDiffUpdatedNotification(**ids, diff=notice.diff))
+            case p.PlanUpdated():
+                steps = plan_steps(notice.plan)
+                out.append(
+                    n.TurnPlanUpdatedNotification(**ids, explanation=notice.explanation, plan=steps)
                 )
-                turn.mcp[msg.call_id] = mcp
-                return [self._started(turn, mcp)]
-            case ev.McpToolCallEndEvent():
-                known = turn.mcp.pop(msg.call_id, None)
-                mcp = known or items.McpToolCallItem(
-                    id=msg.call_id, server=msg.server, tool=msg.tool
-                )
-                ok = msg.tool_result
-                mcp.status = "completed" if msg.is_success else "failed"
-                mcp.error = {"message": msg.error} if msg.error is not None else None
-                mcp.result = (
-                    {
-                        "content": ok.get("content", []),
-                        "structuredContent": ok.get("structuredContent"),
-                    }
-                    if ok is not None
-                    else None
-                )
-                mcp.durationMs = msg.duration.millis
-                return [self._completed(turn, mcp)]
-            case ev.TurnDiffEvent():
-                return [n.TurnDiffUpdatedNotification(**ids, diff=msg.unified_diff)]
-            case ev.PlanUpdateEvent():
-                steps = plan_steps(msg)
-                return [
-                    n.TurnPlanUpdatedNotification(**ids, explanation=msg.explanation, plan=steps)
-                ]
-            case ev.TokenCountEvent():
-                if msg.info is None:
-                    return []
+            case p.TokenUsage():
                 usage = n.ThreadTokenUsage(
-                    total=usage_breakdown(msg.info.total_token_usage),
-                    last=usage_breakdown(msg.info.last_token_usage),
-                    modelContextWindow=msg.info.model_context_window,
+                    total=usage_breakdown(notice.info.total_token_usage),
+                    last=usage_breakdown(notice.info.last_token_usage),
+                    modelContextWindow=notice.info.model_context_window,
                 )
-                return [n.ThreadTokenUsageUpdatedNotification(**ids, tokenUsage=usage)]
-            case ev.StreamErrorEvent():
-                return [
-                    n.ErrorNotification(**ids, error=TurnError(message=msg.message), willRetry=True)
-                ]
-            case ev.ErrorEvent():
-                turn.error = TurnError(message=msg.message)
-                error = n.ErrorNotification(**ids, error=turn.error, willRetry=False)
+                out.append(n.ThreadTokenUsageUpdatedNotification(**ids, tokenUsage=usage))
+            case p.StreamRetry():
+                error = TurnError(message=notice.message)
+                out.append(n.ErrorNotification(**ids, error=error, willRetry=True))
+            case p.TurnError():
+                turn.error = TurnError(message=notice.message)
+                out.append(n.ErrorNotification(**ids, error=turn.error, willRetry=False))
                 if not turn.started:  # refused before it began (an unreadable image): ends here
-                    return [error, *self._finish(event.id, turn, "failed")]
-                return [error]
-            case ev.TaskCompleteEvent():
-                return self._finish(event.id, turn, "failed" if turn.error else "completed")
-            case ev.TurnAbortedEvent():
-                return self._finish(event.id, turn, "interrupted")
-            case ev.BackgroundEvent() | ev.SessionConfiguredEvent() | ev.TerminalInteractionEvent():
-                return []  # no notification for these
-            case _ if isinstance(msg, ev.HookEvent):
-                return []  # hook/started and hook/completed: not sent yet
-            case _ if isinstance(msg, ev.WebSearchEvent | ev.OpReplyEvent):
-                return []  # none yet for web searches, and none for replies to other ops
+                    out.extend(self._finish(notice.turn, turn, "failed"))
+            case p.TurnEnded():
+                out.extend(self._finish(notice.turn, turn, notice.status))
+            case p.ThreadStarted():
+                pass  # the thread was announced when the client started it
             case _ as unreachable:
                 assert_never(unreachable)
 
-    # ------------------------------------------------------------------ helpers
+    def _item_completed(self, turn: TurnState, done: p.ItemCompleted, out: list[Out]) -> None:
+        """An item's completion, as Codex 0.169 sends it: a refused command or patch completes
+        `declined`, except a cancelled patch (never completed; its turn ends interrupted); of
+        what a turn leaves open, only commands complete (failed when it was interrupted)."""
+        item = done.item
+        if done.cause == "turn_ended" and not isinstance(item, k.CommandExecutionItem):
+            return
+        if done.cause == "cancelled" and isinstance(item, k.FileChangeItem):
+            return
+        completed = wire_item(item, turn.input)
+        if completed is None:
+            return
+        out.append(self._completed(turn, completed))
+        if isinstance(completed, w.AgentMessageItem):
+            turn.last_message = completed
+        elif isinstance(completed, w.ContextCompactionItem):
+            out.append(n.ContextCompactedNotification(threadId=self.thread_id, turnId=turn.id))
+        elif done.cause == "cancelled":  # the server held this status back for the item
+            active = ActiveStatus()
+            out.append(n.ThreadStatusChangedNotification(threadId=self.thread_id, status=active))
 
-    def _started(self, turn: TurnState, item: items.ThreadItem) -> n.ItemStartedNotification:
+    def _started(self, turn: TurnState, item: w.ThreadItem) -> n.ItemStartedNotification:
         at = now_ms()
         item.startedAtMs = at
+        turn.item_started_ms[item.id] = at
         return n.ItemStartedNotification(
-            item=item.model_copy(), threadId=self.thread_id, turnId=turn.id, startedAtMs=at
+            item=item, threadId=self.thread_id, turnId=turn.id, startedAtMs=at
         )
 
-    def _completed(self, turn: TurnState, item: items.ThreadItem) -> n.ItemCompletedNotification:
+    def _completed(self, turn: TurnState, item: w.ThreadItem) -> n.ItemCompletedNotification:
         at = now_ms()
+        item.startedAtMs = turn.item_started_ms.pop(item.id, None)
         item.completedAtMs = at
         return n.ItemCompletedNotification(
-            item=item.model_copy(), threadId=self.thread_id, turnId=turn.id, completedAtMs=at
+            item=item, threadId=self.thread_id, turnId=turn.id, completedAtMs=at
         )
-
-    def _open_message(self, turn: TurnState, out: list[Out]) -> items.AgentMessageItem:
-        """The turn's message being written; a new one is announced in `out`."""
-        if turn.message is None:
-            turn.message = items.AgentMessageItem(id=f"msg_{uuid.uuid4().hex[:12]}")
-            out.append(self._started(turn, turn.message))
-        return turn.message
-
-    def _open_reasoning(self, turn: TurnState, out: list[Out]) -> items.ReasoningItem:
-        """The turn's reasoning being written; a new one is announced in `out`."""
-        if turn.reasoning is None:
-            turn.reasoning = items.ReasoningItem(id=f"rs_{uuid.uuid4().hex[:12]}")
-            out.append(self._started(turn, turn.reasoning))
-        return turn.reasoning
-
-    def _part_added(
-        self, turn: TurnState, item: items.ReasoningItem
-    ) -> n.ReasoningSummaryPartAddedNotification:
-        return n.ReasoningSummaryPartAddedNotification(
-            threadId=self.thread_id,
-            turnId=turn.id,
-            itemId=item.id,
-            summaryIndex=len(item.summary) - 1,
-        )
-
-    def _declined(self, turn: TurnState, msg: ev.ApprovalDecisionEvent) -> list[Out]:
-        """A refused command or patch completes `declined`, as in Codex 0.169, except a
-        cancelled patch (never completed; its turn ends interrupted)."""
-        if msg.decision not in ("denied", "abort"):
-            return []
-        tid = self.thread_id
-        if msg.kind == "patch":
-            patch = turn.patches.pop(msg.call_id, None)
-            if patch is None or msg.decision == "abort":
-                return []
-            patch.status = "declined"
-            return [self._completed(turn, patch)]
-        command = turn.commands.pop(msg.call_id, None)
-        if command is None:
-            return []
-        command.status = "declined"
-        out: list[Out] = [self._completed(turn, command)]
-        if msg.decision == "abort":  # the server held this status back for the item
-            out.append(n.ThreadStatusChangedNotification(threadId=tid, status=ActiveStatus()))
-        return out
-
-    def _command_started(
-        self, turn: TurnState, call_id: str, command: list[str], cwd: str
-    ) -> list[Out]:
-        if call_id in turn.commands:
-            return []
-        item = items.CommandExecutionItem(
-            id=call_id,
-            command=command_line(command),
-            cwd=cwd,
-            commandActions=command_actions(command),
-        )
-        turn.commands[call_id] = item
-        return [self._started(turn, item)]
-
-    def _patch_started(
-        self, turn: TurnState, call_id: str, changes: dict[str, FileChange]
-    ) -> list[Out]:
-        if call_id in turn.patches:
-            return []
-        item = items.FileChangeItem(id=call_id, changes=file_changes(changes))
-        turn.patches[call_id] = item
-        return [self._started(turn, item)]
 
     def _finish(self, sub_id: str, turn: TurnState, status: TurnStatus) -> list[Out]:
         self.turns.pop(sub_id, None)
-        out: list[Out] = []
-        for command in turn.commands.values():  # never left "in progress" on the client
-            command.status = "failed" if status == "interrupted" else command.status
-            out.append(self._completed(turn, command))
-        if turn.compact and status == "completed":
-            item = items.ContextCompactionItem(id=f"compact_{turn.id}")
-            out.append(self._completed(turn, item))
-            out.append(n.ContextCompactedNotification(threadId=self.thread_id, turnId=turn.id))
-        out.append(n.ThreadStatusChangedNotification(threadId=self.thread_id, status=IdleStatus()))
-        out.append(n.TurnCompletedNotification(threadId=self.thread_id, turn=turn.wire(status)))
-        return out
+        return [
+            n.ThreadStatusChangedNotification(threadId=self.thread_id, status=IdleStatus()),
+            n.TurnCompletedNotification(threadId=self.thread_id, turn=turn.wire(status)),
+        ]

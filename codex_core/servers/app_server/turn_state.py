@@ -12,7 +12,7 @@ from codex_core.servers.app_server.wire import now_ms
 
 @dataclass
 class TurnState:
-    """What the translator knows about one running turn."""
+    """What the translator knows about one running turn (its items are the projection's)."""
 
     id: str
     input: list[items.UserInput]
@@ -20,12 +20,9 @@ class TurnState:
     started: bool = False
     started_ms: int = field(default_factory=now_ms)
     error: TurnError | None = None
-    message: items.AgentMessageItem | None = None
-    reasoning: items.ReasoningItem | None = None
     last_message: items.AgentMessageItem | None = None
-    commands: dict[str, items.CommandExecutionItem] = field(default_factory=dict)
-    patches: dict[str, items.FileChangeItem] = field(default_factory=dict)
-    mcp: dict[str, items.McpToolCallItem] = field(default_factory=dict)
+    item_started_ms: dict[str, int] = field(default_factory=dict)
+    """When each item sent as started began (its completed form carries it too)."""
 
     def wire(self, status: TurnStatus) -> Turn:
         """The turn in wire form."""
