@@ -38,6 +38,15 @@ class UserInputOp(_Model):
     items: list[InputItem]
 
 
+class SteerInputOp(_Model):
+    """User input for the running turn (0.169's `turn/steer`): the model sees it at the
+    turn's next request, and it is shown (`user_message`) then; with no user turn running
+    it starts one, as `user_input` would."""
+
+    type: Literal["steer_input"] = "steer_input"
+    items: list[InputItem]
+
+
 class InterruptOp(_Model):
     """Abort the running turn."""
 
@@ -137,6 +146,7 @@ class ShutdownOp(_Model):
 Op = Annotated[
     UserTurnOp
     | UserInputOp
+    | SteerInputOp
     | InterruptOp
     | ExecApprovalOp
     | PatchApprovalOp

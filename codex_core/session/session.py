@@ -37,6 +37,7 @@ from codex_core.protocol import (
     SessionConfiguredEvent,
     ShutdownCompleteEvent,
     ShutdownOp,
+    SteerInputOp,
     Submission,
     TaskCompleteEvent,
     TerminateBackgroundTerminalOp,
@@ -252,12 +253,13 @@ class Session(TokenAccounting):
         op = sub.op
         match op:
             case UserTurnOp() | UserInputOp():
-                if self._active is not None and not self._active.done():
-                    self._queued_turns.append(sub)
-                else:
-                    self._start_turn(sub)
+                self._handle_input(sub)
+            case SteerInputOp():
+                if not self._runner.steered.push(sub.id, op.items):
+                    self._handle_input(Submission(id=sub.id, op=UserInputOp(items=op.items)))
             case InterruptOp():
                 self._queued_turns.clear()
+                self._runner.steered.close()  # input that has not joined yet is dropped
                 if self._active is not None and not self._active.done():
                     self._active.cancel()
             case ExecApprovalOp():
@@ -297,6 +299,12 @@ class Session(TokenAccounting):
             case _:
                 assert_never(op)
         return False
+
+    def _handle_input(self, sub: Submission) -> None:
+        if self._active is not None and not self._active.done():
+            self._queued_turns.append(sub)
+        else:
+            self._start_turn(sub)
 
     def _list_mcp_tools(self, sub_id: str) -> None:
         summaries = self.mcp.summaries() if self.mcp is not None else []
@@ -345,6 +353,12 @@ class Session(TokenAccounting):
         self._active.add_done_callback(lambda _task: self._turn_finished())
 
     def _turn_finished(self) -> None:
+        # Input steered after the turn's last request starts the next turn, before the queue.
+        left = [
+            Submission(id=i, op=UserInputOp(items=items))
+            for i, items in self._runner.steered.close()
+        ]
+        self._queued_turns[:0] = left
         if self._queued_turns:
             self._start_turn(self._queued_turns.pop(0))
 

@@ -40,6 +40,7 @@ from codex_core.session.inputs import (
     user_input_message,
 )
 from codex_core.session.kernel_host import SessionKernelHost
+from codex_core.session.steer import SteeredInput, joining_between_requests, run_steered
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import FatalToolError, RespondToModel, TurnAbortRequested
 from codex_core.tools.registry import ToolRegistry
@@ -90,6 +91,8 @@ class TurnRunner:
 
     def __init__(self, session: TurnHost) -> None:
         self.session = session
+        self.steered = SteeredInput()
+        """Input sent while a user turn runs, waiting to join it."""
 
     async def run_turn(self, sub: Submission) -> None:
         """A user turn: context, user message, kernel loop, then exactly one ending event."""
@@ -142,15 +145,25 @@ class TurnRunner:
             tool_specs=tool_specs,
             stream_max_retries=s.config.model_provider.effective_stream_max_retries,
             output_schema=op.final_output_json_schema if isinstance(op, UserTurnOp) else None,
-            between_requests=compactor.between_requests,
+            between_requests=joining_between_requests(
+                self.steered,
+                turn.cwd,
+                emit,
+                s.history,
+                s.storage.record_items,
+                compactor.between_requests,
+            ),
         )
         try:
             if compactor.needed():  # before the new message joins: it survives in full
                 await compactor.run()
             await s.skills.load(turn.cwd, emit)
             new_items = [*self._context_items(turn, emit), message, *s.skills.mentioned(text)]
+            self.steered.start()
             try:
-                result = await kernel.run_turn(s.history, new_items)
+                result = await run_steered(
+                    kernel, s.history, new_items, self.steered, turn.cwd, emit
+                )
             finally:  # the snapshot is part of the turn: it ends before the turn's last event
                 await asyncio.shield(snapshot)
         except asyncio.CancelledError:
