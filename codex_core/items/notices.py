@@ -14,10 +14,11 @@ from typing import Literal, TypeAlias
 from codex_core.items.kinds import ThreadItem
 from codex_core.protocol.common import FileChange, PlanItem, TokenUsageInfo
 
-CompletionCause = Literal["ended", "declined", "cancelled", "turn_ended"]
+CompletionCause = Literal["ended", "declined", "cancelled", "turn_ended", "superseded"]
 """`ended`: its own end arrived; `declined`/`cancelled`: the user refused the approval (and
 for `cancelled`, aborted the turn); `turn_ended`: its turn ended first (an interrupted turn
-fails the item, a finished one leaves its status as it was)."""
+fails the item, a finished one leaves its status as it was); `superseded`: a call of another
+kind reused its call id before it ended (it fails)."""
 
 TurnStatus = Literal["completed", "failed", "interrupted"]
 

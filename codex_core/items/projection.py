@@ -19,9 +19,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, assert_never
 
+import codex_core.items.kinds as k
+import codex_core.items.notices as n
 from codex_core import protocol as ev
-from codex_core.items import kinds as k
-from codex_core.items import notices as n
 
 NewId = Callable[[str, str], str]
 """Gives an id to an item that has none of its own: called with the item's `type` and its
@@ -271,11 +271,20 @@ class Projection:
         return text
 
     def _start(self, turn: str, item: k.ToolItem) -> list[n.Notice]:
-        """Start a tool item unless one with its call id is open."""
+        """Start a tool item unless one of its kind and call id is open; an open item of
+        another kind with that call id is completed first (`superseded`, failed)."""
+        out: list[n.Notice] = []
         if item.id in self._tools:
-            return []
+            owner, current = self._tools[item.id]
+            if type(current) is type(item):
+                return out
+            del self._tools[item.id]
+            if not isinstance(current, k.WebSearchItem):
+                current = replace(current, status="failed")
+            out.append(n.ItemCompleted(owner, current, "superseded"))
         self._tools[item.id] = (turn, item)
-        return [n.ItemStarted(turn, item)]
+        out.append(n.ItemStarted(turn, item))
+        return out
 
     def _start_command(
         self, turn: str, call_id: str, command: list[str], cwd: str
@@ -291,8 +300,6 @@ class Projection:
 
     def _command_ended(self, turn: str, msg: ev.ExecCommandEndEvent) -> list[n.Notice]:
         out = self._start_command(turn, msg.call_id, msg.command or [], "")
-        if not isinstance(self._tools[msg.call_id][1], k.CommandExecutionItem):
-            return out  # a call id reused by another kind of tool: that item stays open
         status: k.ItemStatus = "completed" if msg.exit_code == 0 else "failed"
         ended = self._end(
             msg.call_id,

@@ -1,0 +1,127 @@
+"""Structure: frontends render the item projection (`codex_core.items`), not the raw events.
+
+The test walks the imports of every frontend module (the TUI and exec, the protocol servers,
+the rollout writer). A module that renders the projection imports `codex_core.items` and none
+of the event union; a module still importing the event union must be on `NOT_YET_PORTED`,
+which only shrinks: an entry that no longer imports events fails until it is removed.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+FRONTEND_ROOTS = ("codex_tui", "codex_core/servers", "codex_core/rollout")
+EVENT_MODULES = frozenset(
+    {
+        "codex_core.protocol.events",
+        "codex_core.protocol.event_groups",
+        "codex_core.protocol.tool_events",
+        "codex_core.protocol.hook_events",
+    }
+)
+
+PORTED = frozenset(
+    {
+        "codex_tui/exec/jsonl.py",
+        "codex_core/servers/app_server/translate.py",
+        "codex_core/servers/app_server/item_wire.py",
+    }
+)
+"""Renderers of the projection."""
+
+NOT_YET_PORTED = {
+    # The seven matches that remain, each with its own call-id tracking:
+    "codex_tui/exec/human.py": "exec human output",
+    "codex_core/servers/acp/updates.py": "ACP session updates",
+    "codex_tui/app/transcript_log.py": "the TUI's transcript log",
+    "codex_tui/app/screens/chat_events.py": "the TUI's cells",
+    # Pumps and screens that pass events on or pick out a few (the one-wire step):
+    "codex_tui/app/coalesce.py": "TUI: coalesces deltas",
+    "codex_tui/app/codex_app.py": "TUI: shutdown",
+    "codex_tui/app/core.py": "TUI: the session handle",
+    "codex_tui/app/core_process.py": "TUI: the session process",
+    "codex_tui/app/event_pump.py": "TUI: event worker",
+    "codex_tui/app/messages.py": "TUI: messages carrying events",
+    "codex_tui/app/screens/approval.py": "TUI: approval modal",
+    "codex_tui/app/screens/chat.py": "TUI: chat screen",
+    "codex_tui/app/screens/chat_processes.py": "TUI: /ps and /stop replies",
+    "codex_tui/app/widgets/cells/header_cell.py": "TUI: session header",
+    "codex_tui/exec/run.py": "exec: the run loop (turn end, shutdown)",
+    "codex_core/servers/acp/agent.py": "ACP: approvals, turn end",
+    "codex_core/servers/app_server/server.py": "app-server: thread preview",
+    "codex_core/servers/app_server/threads.py": "app-server: the event pump",
+    "codex_core/servers/session_pipe.py": "the TUI's private wire",
+}
+"""Frontend modules still importing the event union, and what they do with it."""
+
+MATCH_ON_EVENT_DICTS = {
+    "codex_core/rollout/layout.py": "patch_apply_begin",
+    "codex_core/rollout/turn_items.py": "exec_command_end",
+}
+"""The rollout writer matches on event dicts (no import to see): each still names the text."""
+
+
+def event_imports(path: Path) -> list[str]:
+    """What `path` imports of the event union (the `protocol` namespace counts whole)."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [alias.name for alias in node.names]
+            if node.module in EVENT_MODULES:
+                found.extend(names)
+            elif node.module == "codex_core.protocol":
+                found.extend(n for n in names if n.endswith("Event") or n == "EventMsg")
+            elif node.module == "codex_core":
+                found.extend(n for n in names if n == "protocol")
+        elif isinstance(node, ast.Import):
+            found.extend(a.name for a in node.names if a.name.startswith("codex_core.protocol"))
+    return found
+
+
+def imports_items(path: Path) -> bool:
+    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module is not None:
+            if node.module == "codex_core.items" or node.module.startswith("codex_core.items."):
+                return True
+            if node.module == "codex_core" and any(a.name == "items" for a in node.names):
+                return True
+    return False
+
+
+def frontend_modules() -> list[str]:
+    return sorted(
+        str(path.relative_to(REPO))
+        for root in FRONTEND_ROOTS
+        for path in (REPO / root).rglob("*.py")
+    )
+
+
+def test_item_projection_ported_frontends_import_items_not_events() -> None:
+    for module in sorted(PORTED):
+        path = REPO / module
+        assert imports_items(path), f"{module} does not render codex_core.items"
+        assert event_imports(path) == [], f"{module} imports events: {event_imports(path)}"
+
+
+def test_item_projection_only_listed_frontends_still_import_events() -> None:
+    importing = {m for m in frontend_modules() if event_imports(REPO / m)}
+    assert importing - set(NOT_YET_PORTED) == set(), "a frontend imports raw events anew"
+    assert set(NOT_YET_PORTED) - importing == set(), "ported: remove it from NOT_YET_PORTED"
+    for module, marker in MATCH_ON_EVENT_DICTS.items():
+        assert marker in (REPO / module).read_text("utf-8"), f"ported: remove {module}"
+
+
+def test_item_projection_imports_light() -> None:
+    code = (
+        "import sys, codex_core.items\n"
+        "heavy = {'httpx', 'textual', 'rich', 'acp'} & {m.split('.')[0] for m in sys.modules}\n"
+        "print(sorted(heavy))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.strip() == "[]"
