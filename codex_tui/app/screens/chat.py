@@ -61,6 +61,8 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+d", "ctrl_d", "quit", show=False, priority=True),
         Binding("ctrl+t", "transcript", "transcript", show=False, priority=True),
         Binding("f2", "warnings", "warnings", show=False, priority=True),
+        Binding("pageup", "page(-1)", "scroll up", show=False, priority=True),
+        Binding("pagedown", "page(1)", "scroll down", show=False, priority=True),
     ]
 
     def __init__(
@@ -310,6 +312,18 @@ class ChatScreen(Screen[None]):
         """Any other key ends a backtrack selection."""
         if self.backtrack.active:
             self.backtrack.cancel()
+
+    def action_page(self, direction: int) -> None:
+        """PageUp / PageDown: scroll the conversation."""
+        self.query_one(Transcript).page(direction)
+
+    def on_composer_scroll_key(self, message: Composer.ScrollKey) -> None:
+        """Home / End on an empty composer: the top or the end of the conversation."""
+        transcript = self.query_one(Transcript)
+        if message.key == "home":
+            transcript.scroll_home(animate=False)
+        else:
+            transcript.scroll_end(animate=False)
 
     def action_transcript(self) -> None:
         """Ctrl+T: the whole session in the pager."""

@@ -36,6 +36,13 @@ class Composer(TextArea):
             super().__init__()
             self.key = key
 
+    class ScrollKey(Message):
+        """Home or End on an empty composer: they move through the conversation instead."""
+
+        def __init__(self, key: str) -> None:
+            super().__init__()
+            self.key = key
+
     class HistoryRequested(Message):
         """Up reached a persistent history entry that must be fetched from the core."""
 
@@ -97,6 +104,9 @@ class Composer(TextArea):
         if self.capture_keys and key in NAV_KEYS:
             self._stop(event)
             self.post_message(self.NavKey(key))
+        elif key in ("home", "end") and not self.text:
+            self._stop(event)
+            self.post_message(self.ScrollKey(key))
         elif key == "enter":
             self._stop(event)
             self._submit()

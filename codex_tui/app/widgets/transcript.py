@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.containers import VerticalScroll
+from textual.geometry import Size
 from textual.widget import Widget
 
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
@@ -26,6 +27,15 @@ class Transcript(VerticalScroll, can_focus=False):
         Anchoring earlier would push a short transcript to the bottom of the screen.
         """
         self._maybe_anchor()
+
+    def watch_virtual_size(self, _size: Size) -> None:
+        """Cells grow after they mount (a long answer is laid out later): anchor then too."""
+        self._maybe_anchor()
+
+    def page(self, direction: int) -> None:
+        """PageUp (-1) / PageDown (+1): scroll by a screen, keeping two lines of context."""
+        step = max(1, self.scrollable_content_region.height - 2)
+        self.scroll_to(y=self.scroll_y + direction * step, animate=False)
 
     def _maybe_anchor(self) -> None:
         if not self.is_anchored and self.virtual_size.height > self.size.height:

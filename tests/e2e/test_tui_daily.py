@@ -1,0 +1,38 @@
+"""The real TUI in a pty for what a daily Codex user trips over (issue 27)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_codex_exec import provider_flags, run_codex
+from tests.e2e.test_tui_session import spawn
+from tests.support.model_server import ModelServer
+from tests.support.sse import message, turn
+
+pytestmark = pytest.mark.e2e
+
+
+def screen_text(term: object) -> str:
+    return "\n".join(line.rstrip() for line in term.display.display)  # type: ignore[attr-defined]
+
+
+def test_tui_resume_last_opens_at_the_end_of_the_last_answer(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    answer = "\n\n".join(f"Paragraph {i}: " + "words " * 12 for i in range(40))
+    model_server.add(turn(message(answer + "\n\nTHE END OF THE ANSWER")))
+    flags = ["--skip-git-repo-check", *provider_flags(model_server, "responses")]
+    first = run_codex(codex_bin, ["exec", *flags, "tell me"], tmp_path)
+    assert first.returncode == 0, first.stderr
+
+    flags = ["-a", "never", "-s", "workspace-write", *model_server.cli_flags()]
+    term = spawn(codex_bin, ["resume", "--last", *flags], tmp_path)
+    term.wait_for("THE END OF THE ANSWER")
+    term.wait_for("Ask Codex to do anything")
+    assert "THE END OF THE ANSWER" in screen_text(term)
+    term.child.send("\x1b[5~")  # PageUp
+    term.wait_for("Paragraph 2")
+    term.child.send("\x04")
+    term.rest()
