@@ -240,6 +240,9 @@ class PatchApplyEndEvent(_Model):
     stdout: str = ""
     stderr: str = ""
     success: bool
+    changes: dict[str, FileChange] | None = None
+    """What the patch changed, when no `patch_apply_begin` said it (a replayed 0.169
+    `FileChange` item; 0.169's own end event carries them too)."""
 
 
 class TurnDiffEvent(_Model):

@@ -114,15 +114,17 @@ def display_events(payload: dict[str, Any]) -> list[dict[str, Any]]:
         ]
     if kind == "FileChange":
         stdout, stderr = item.get("stdout"), item.get("stderr")
-        return [
-            {
-                "type": "patch_apply_end",
-                "call_id": call_id,
-                "stdout": stdout if isinstance(stdout, str) else "",
-                "stderr": stderr if isinstance(stderr, str) else "",
-                "success": item.get("status") == "completed",
-            }
-        ]
+        end: dict[str, Any] = {
+            "type": "patch_apply_end",
+            "call_id": call_id,
+            "stdout": stdout if isinstance(stdout, str) else "",
+            "stderr": stderr if isinstance(stderr, str) else "",
+            "success": item.get("status") == "completed",
+        }
+        changes = item.get("changes")
+        if isinstance(changes, dict) and changes:
+            end["changes"] = changes  # a replay shows the edit, as the live session did
+        return [end]
     if kind == "McpToolCall":
         return [_mcp_end_event(item, call_id)]
     if kind == "WebSearch":

@@ -16,6 +16,7 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     McpToolCallEndEvent,
     PatchApplyBeginEvent,
+    PatchApplyEndEvent,
     StreamErrorEvent,
     TurnAbortedEvent,
     UserMessageEvent,
@@ -50,8 +51,8 @@ class TranscriptLog:
                 ]
                 state = "$success" if msg.exit_code == 0 else "$error"
                 self.lines.append(Content.styled(f"  exit code {msg.exit_code}", state))
-            case PatchApplyBeginEvent():
-                for path, change in msg.changes.items():
+            case PatchApplyBeginEvent() | PatchApplyEndEvent():
+                for path, change in (msg.changes or {}).items():  # an end has them on replay
                     self._patch(path, change)
             case McpToolCallEndEvent():
                 title = f"{msg.server}.{msg.tool}"

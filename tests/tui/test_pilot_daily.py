@@ -3,6 +3,7 @@ steering, drafts, backtrack, small terminals, transcript, markdown, retries, wor
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from codex_core.protocol import (
@@ -10,8 +11,12 @@ from codex_core.protocol import (
     EventMsg,
     UserMessageEvent,
 )
+from codex_core.rollout.reader import read_rollout
+from codex_core.rollout.replay import reconstruct
 from codex_tui.app.codex_app import CodexApp
 from codex_tui.app.screens.chat import ChatScreen
+from codex_tui.app.screens.pager import PagerScreen
+from codex_tui.app.widgets.cells.patch_cell import PatchCell
 from codex_tui.app.widgets.transcript import Transcript
 from tests.tui.fake_core import FakeBoot, configured, frozen_clock, options, settle
 
@@ -52,3 +57,25 @@ async def test_resumed_session_opens_at_the_bottom_and_pages_with_keys() -> None
         await pilot.press("end")
         await settle(pilot)
         assert transcript.scroll_y == transcript.max_scroll_y
+
+
+FIXTURES_0169 = Path(__file__).resolve().parents[1] / "fixtures" / "rollouts_0169"
+
+
+async def test_resumed_0169_session_shows_its_file_edits_in_view_and_transcript() -> None:
+    """A 0.169 rollout's FileChange item replays as the patch cell the live session showed."""
+    [path] = [p for p in FIXTURES_0169.glob("*.jsonl") if "FileChange" in p.read_text()]
+    past = reconstruct(read_rollout(path)).events
+    boot = FakeBoot(configured_event=configured(initial_messages=past, cwd="/root/rh-proj"))
+    app, _ = app_with(boot)
+    async with app.run_test(size=(100, 40)) as pilot:
+        await settle(pilot, boot.core if boot.cores else None, rounds=4)
+        [patch] = app.screen.query(PatchCell)
+        shown = str(patch.render())
+        assert "Added added.txt (+1 -0)" in shown and "+new line" in shown
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        pager = app.screen
+        assert isinstance(pager, PagerScreen)
+        text = "\n".join(line.plain for line in pager.lines)
+        assert "Added /root/rh-proj/added.txt" in text and "+new line" in text

@@ -187,6 +187,9 @@ class EventApplier:
                 await self._add(patch)
             case ev.PatchApplyEndEvent():
                 patch_cell = self.patches.pop(msg.call_id, None)
+                if patch_cell is None and msg.changes:  # replayed: the end says what changed
+                    patch_cell = PatchCell(msg.call_id, msg.changes, self.cwd)
+                    await self._add(patch_cell)
                 if patch_cell is not None:
                     patch_cell.finish(msg.success, msg.stderr)
             case ev.TurnDiffEvent():
