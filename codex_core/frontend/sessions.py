@@ -99,3 +99,46 @@ def thread_name_index(
         if isinstance(name, str) and isinstance(session_id, str) and name.strip():
             names[name.strip()] = session_id
     return names
+
+
+def thread_names_by_id(codex_home: Path) -> dict[str, str]:
+    """Session id → its latest name in CODEX_HOME/session_index.jsonl (unreadable: none)."""
+    try:
+        text = (Path(codex_home) / SESSION_INDEX).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    names: dict[str, str] = {}
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(record, dict):
+            name, session_id = record.get("thread_name"), record.get("id")
+            if isinstance(name, str) and isinstance(session_id, str) and name.strip():
+                names[session_id] = name.strip()
+    return names
+
+
+def set_thread_name(codex_home: Path, session_id: str, name: str) -> None:
+    """Record `name` for a thread as Codex 0.169 does: one line appended to
+    session_index.jsonl, `{"id", "thread_name", "updated_at"}` (the latest line wins).
+
+    Raises:
+        OSError: The index cannot be written.
+    """
+    from datetime import UTC, datetime
+
+    from codex_core.private_files import private_mkdir
+
+    private_mkdir(Path(codex_home))
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    record = {"id": session_id, "thread_name": name, "updated_at": stamp}
+    line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+    fd = os.open(
+        Path(codex_home) / SESSION_INDEX,
+        os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC,
+        0o600,
+    )
+    with os.fdopen(fd, "a", encoding="utf-8") as handle:
+        handle.write(line)

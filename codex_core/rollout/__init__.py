@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         check_session_file,
         find_session_path,
         fork_rollout,
+        unarchive_session,
     )
     from codex_core.rollout.reader import Rollout, RolloutLine, read_rollout
     from codex_core.rollout.recorder import RolloutRecorder
@@ -51,6 +52,7 @@ _HOMES = {
         "check_session_file",
         "find_session_path",
         "fork_rollout",
+        "unarchive_session",
     ),
     "reader": ("Rollout", "RolloutLine", "read_rollout"),
     "replay": ("Reconstructed", "reconstruct"),
@@ -81,6 +83,7 @@ __all__ = [
     "parse_rollout_name",
     "read_rollout",
     "reconstruct",
+    "unarchive_session",
 ]
 
 

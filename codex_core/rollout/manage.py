@@ -13,6 +13,7 @@ from typing import Any
 from codex_core.private_files import private_mkdir
 from codex_core.rollout.format import (
     ARCHIVED_DIR,
+    SESSIONS_DIR,
     encode_line,
     injected_kind,
     message_text,
@@ -179,3 +180,32 @@ def archive_session(codex_home: Path, path: Path) -> Path:
         raise FileExistsError(f"{target} already exists")
     shutil.move(os.fspath(source), os.fspath(target))
     return target
+
+
+def unarchive_session(codex_home: Path, session_id: str) -> Path:
+    """Move an archived rollout back under `sessions/YYYY/MM/DD/` (the day its name gives).
+
+    Raises:
+        FileNotFoundError: No archived rollout has that session id.
+        FileExistsError: A rollout of that name is already in `sessions/`.
+        OSError: If the move fails.
+    """
+    wanted = session_id.strip().lower()
+    archived = Path(codex_home) / ARCHIVED_DIR
+    try:
+        names = sorted(os.listdir(archived))
+    except FileNotFoundError:
+        names = []
+    for name in names:
+        parsed = parse_rollout_name(name)
+        if parsed is None or parsed[1] != wanted:
+            continue
+        stamp = parsed[0]
+        day_dir = Path(codex_home) / SESSIONS_DIR / stamp[:4] / stamp[5:7] / stamp[8:10]
+        target = day_dir / name
+        if target.exists():
+            raise FileExistsError(f"{target} already exists")
+        private_mkdir(day_dir)
+        shutil.move(os.fspath(archived / name), os.fspath(target))
+        return target
+    raise FileNotFoundError(f"no archived rollout found for thread id {session_id}")

@@ -96,6 +96,22 @@ def environment_message(turn: TurnContext) -> Message:
     ).message()
 
 
+TURN_ABORTED_TEXT = (
+    "<turn_aborted>\n"
+    "The user stopped the previous turn on purpose. Commands left in background terminals may "
+    "still be running, and a tool or command that was cut short may have done part of its "
+    "work.\n"
+    "</turn_aborted>"
+)
+"""What the model reads after an interrupted turn (Codex 0.169 records a `<turn_aborted>`
+user message of this shape, so the next request says the turn was cut off)."""
+
+
+def turn_aborted_message() -> Message:
+    """The user message recorded when a turn is interrupted."""
+    return user_message(TURN_ABORTED_TEXT)
+
+
 def environment_changed(old: TurnContext, new: TurnContext) -> bool:
     """Whether the model must hear about a new cwd or policy."""
     return (old.cwd, old.approval_policy, old.sandbox_policy) != (

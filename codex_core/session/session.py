@@ -236,11 +236,22 @@ class Session(TokenAccounting):
             self._turn_ended = True  # only its epilogue (flush, index) is left to run
         self._events.put_nowait(Event(id=sub_id, msg=msg))
         self.storage.record_event(msg)
+        if isinstance(msg, TurnAbortedEvent) and msg.reason == "interrupted":
+            self._record_turn_aborted()
         for warning in self.storage.drain_warnings():
             self._events.put_nowait(Event(id=sub_id, msg=WarningEvent(message=warning)))
 
     async def _submission_loop(self) -> None:
         while True:
+    def _record_turn_aborted(self) -> None:
+        """Tell the model, from its next request on, that the user cut the turn off (turn
+        interrupt, ACP cancel, Ctrl+C, Esc on an approval), as Codex 0.169 records it."""
+        from codex_core.session.inputs import turn_aborted_message
+
+        marker = turn_aborted_message()
+        self.history.append(marker)
+        self.storage.record_items([marker])
+
             sub = await self._ops.get()
             try:
                 if await self._handle(sub):
@@ -349,6 +360,8 @@ class Session(TokenAccounting):
         runner = self._runner
         work = runner.run_compact(sub) if isinstance(sub.op, CompactOp) else runner.run_turn(sub)
         self._turn_ended = False
+        if not isinstance(sub.op, CompactOp):
+            runner.steered.start()  # a steer sent right after the turn's op joins it
         self._active = asyncio.get_running_loop().create_task(work)
         self._active.add_done_callback(lambda _task: self._turn_finished())
 

@@ -33,8 +33,10 @@ class SteeredInput:
         return True
 
     def start(self) -> None:
-        """A user turn began: it takes steered input from now on."""
-        self.waiting.clear()
+        """A user turn began: it takes steered input from now on (input that arrived since the
+        session opened it for that turn stays)."""
+        if not self.open:
+            self.waiting.clear()
         self.open = True
 
     def close(self) -> list[tuple[str, list[InputItem]]]:

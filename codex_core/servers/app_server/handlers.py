@@ -5,28 +5,38 @@ from __future__ import annotations
 import platform
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, assert_never
+from typing import Any
 
 from pydantic import BaseModel
 
 from codex_core import __version__
+from codex_core.frontend.sessions import thread_names_by_id
 from codex_core.protocol import (
     CompactOp,
-    ImageInput,
-    InputItem,
     InterruptOp,
-    LocalImageInput,
-    TextInput,
     UserTurnOp,
 )
-from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
+from codex_core.servers.app_server import thread_admin as admin
 from codex_core.servers.app_server.context import ServerContext
+from codex_core.servers.app_server.model_admin import (
+    CancelLoginAccountParams,
+    GetAccountParams,
+    LoginAccountParams,
+    ThreadSetNameParams,
+    TurnSteerParams,
+)
 from codex_core.servers.app_server.model_thread import sandbox_from_wire
 from codex_core.servers.app_server.persisted import thread_from_rollout, thread_from_summary
-from codex_core.servers.app_server.threads import LoadedThread, load_thread_config, start_session
+from codex_core.servers.app_server.threads import (
+    LoadedThread,
+    load_thread_config,
+    rollout_path_of,
+    start_session,
+)
 from codex_core.servers.app_server.translate import Translator
+from codex_core.servers.app_server.user_input import core_input
 from codex_core.servers.app_server.wire import ParamsModel, RpcError, invalid_request
 
 DEFAULT_PAGE_SIZE = 25
@@ -76,16 +86,7 @@ async def _load(
 
 
 def _find_path(server: ServerContext, thread_id: str) -> Path:
-    from codex_core.frontend import NotASessionError, SessionNotFoundError, find_codex_home
-    from codex_core.frontend.sessions import find_session
-
-    loaded = server.threads.get(thread_id)
-    if loaded is not None and loaded.session.rollout_path is not None:
-        return loaded.session.rollout_path
-    try:
-        return find_session(find_codex_home(), thread_id).path
-    except (SessionNotFoundError, NotASessionError):
-        raise invalid_request(f"no rollout found for thread id {thread_id}") from None
+    return rollout_path_of(server.threads, thread_id)
 
 
 async def thread_start(
@@ -152,12 +153,14 @@ async def thread_list(server: ServerContext, params: m.ThreadListParams) -> m.Th
     except InvalidCursorError as err:
         raise invalid_request(f"invalid cursor: {err}") from None
     data = []
+    names = thread_names_by_id(find_codex_home())
     for summary in page.items:
         if summary.archived != archived:
             continue
         if params.searchTerm and params.searchTerm.lower() not in summary.preview.lower():
             continue
         thread = thread_from_summary(summary)
+        thread.name = names.get(summary.id)
         loaded = server.threads.get(summary.id)
         if loaded is not None:
             thread.status = loaded.status()
@@ -166,12 +169,16 @@ async def thread_list(server: ServerContext, params: m.ThreadListParams) -> m.Th
 
 
 async def thread_read(server: ServerContext, params: m.ThreadReadParams) -> m.ThreadReadResponse:
-    """A thread's metadata and, with `includeTurns`, its turns."""
+    """A thread's metadata (its name from session_index.jsonl) and, with `includeTurns`, its
+    turns."""
+    from codex_core.frontend import find_codex_home
+
     path = _find_path(server, params.threadId)
     loaded = server.threads.get(params.threadId)
     thread = thread_from_rollout(
         path, loaded.status() if loaded else None, with_turns=params.includeTurns
     )
+    thread.name = thread_names_by_id(find_codex_home()).get(thread.id)
     return m.ThreadReadResponse(thread=thread)
 
 
@@ -203,27 +210,13 @@ async def thread_compact(server: ServerContext, params: m.ThreadIdParams) -> m.E
 # ------------------------------------------------------------------ turns
 
 
-def _core_input(entry: items.UserInput) -> InputItem:
-    match entry:
-        case items.TextUserInput():
-            return TextInput(text=entry.text)
-        case items.ImageUserInput():
-            return ImageInput(image_url=entry.url)
-        case items.LocalImageUserInput():
-            return LocalImageInput(path=entry.path)
-        case items.MentionUserInput():
-            return TextInput(text=entry.path)
-        case _ as unreachable:
-            assert_never(unreachable)
-
-
 async def turn_start(server: ServerContext, params: m.TurnStartParams) -> m.TurnStartResponse:
     """Start a turn; its progress arrives as notifications."""
     loaded = server.thread(params.threadId)
     if not params.input:
         raise invalid_request("input must not be empty")
     op = UserTurnOp(
-        items=[_core_input(entry) for entry in params.input],
+        items=[core_input(entry) for entry in params.input],
         cwd=params.cwd,
         approval_policy=params.approvalPolicy,
         sandbox_policy=sandbox_from_wire(params.sandboxPolicy) if params.sandboxPolicy else None,
@@ -284,10 +277,17 @@ METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
     "thread/list": (m.ThreadListParams, thread_list),
     "thread/read": (m.ThreadReadParams, thread_read),
     "thread/archive": (m.ThreadIdParams, thread_archive),
+    "thread/unarchive": (m.ThreadIdParams, admin.thread_unarchive),
+    "thread/name/set": (ThreadSetNameParams, admin.thread_set_name),
     "thread/compact/start": (m.ThreadIdParams, thread_compact),
     "turn/start": (m.TurnStartParams, turn_start),
     "turn/interrupt": (m.TurnInterruptParams, turn_interrupt),
+    "turn/steer": (TurnSteerParams, admin.turn_steer),
     "model/list": (m.ModelListParams, model_list),
     "fuzzyFileSearch": (m.FuzzyFileSearchParams, fuzzy_file_search),
+    "account/read": (GetAccountParams, admin.account_read),
+    "account/logout": (GetAccountParams, admin.account_logout),
+    "account/login/start": (LoginAccountParams, admin.account_login_start),
+    "account/login/cancel": (CancelLoginAccountParams, admin.account_login_cancel),
 }
 """The methods this server implements, in the order `generate-json-schema` lists them."""

@@ -8,9 +8,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, create_model
 
+from codex_core.servers.app_server import model_admin as a
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.handlers import METHODS
+
+NOTIFICATIONS = (*n.NOTIFICATIONS, *a.NOTIFICATIONS)
 
 
 def _envelope(name: str, method: str, params: type[BaseModel], *, with_id: bool) -> type[BaseModel]:
@@ -62,7 +65,7 @@ def schema_files() -> dict[str, dict[str, Any]]:
     files["ClientRequest.json"] = _union_schema("ClientRequest", requests)
     notes = [
         _envelope(f"{cls.__name__}Message", cls.METHOD, cls, with_id=False)
-        for cls in n.NOTIFICATIONS
+        for cls in NOTIFICATIONS
     ]
     files["ServerNotification.json"] = _union_schema("ServerNotification", notes)
     asks = [
@@ -74,25 +77,27 @@ def schema_files() -> dict[str, dict[str, Any]]:
     files["FileChangeRequestApprovalResponse.json"] = _model_schema(n.FileChangeApprovalResponse)
     files["v1/InitializeParams.json"] = _model_schema(m.InitializeParams)
     files["v1/InitializeResponse.json"] = _model_schema(m.InitializeResponse)
-    results: dict[type[BaseModel], type[BaseModel]] = {
-        m.ThreadStartParams: m.ThreadSessionResponse,
-        m.ThreadResumeParams: m.ThreadSessionResponse,
-        m.ThreadForkParams: m.ThreadSessionResponse,
-        m.ThreadListParams: m.ThreadListResponse,
-        m.ThreadReadParams: m.ThreadReadResponse,
-        m.ThreadIdParams: m.EmptyResponse,
-        m.TurnStartParams: m.TurnStartResponse,
-        m.TurnInterruptParams: m.EmptyResponse,
-        m.ModelListParams: m.ModelListResponse,
-        m.FuzzyFileSearchParams: m.FuzzyFileSearchResponse,
+    results: dict[str, type[BaseModel]] = {
+        "thread/start": m.ThreadSessionResponse,
+        "thread/resume": m.ThreadSessionResponse,
+        "thread/fork": m.ThreadSessionResponse,
+        "thread/list": m.ThreadListResponse,
+        "thread/read": m.ThreadReadResponse,
+        "thread/unarchive": a.ThreadUnarchiveResponse,
+        "turn/start": m.TurnStartResponse,
+        "turn/steer": a.TurnSteerResponse,
+        "model/list": m.ModelListResponse,
+        "fuzzyFileSearch": m.FuzzyFileSearchResponse,
+        "account/read": a.GetAccountResponse,
+        "account/login/start": a.LoginAccountResponse,
     }
     for method, (params, _handler) in METHODS.items():
         if method == "initialize":
             continue
         title = _title(method)
         files[f"v2/{title}Params.json"] = _model_schema(params)
-        files[f"v2/{title}Response.json"] = _model_schema(results[params])
-    for cls in n.NOTIFICATIONS:
+        files[f"v2/{title}Response.json"] = _model_schema(results.get(method, m.EmptyResponse))
+    for cls in NOTIFICATIONS:
         files[f"v2/{cls.__name__}.json"] = _model_schema(cls)
     return files
 

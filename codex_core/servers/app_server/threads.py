@@ -135,6 +135,21 @@ async def start_session(config: Config, resume_path: Path | None = None) -> Sess
     return await Session.create(config, source=SESSION_SOURCE, resume_path=resume_path)
 
 
+def rollout_path_of(threads: dict[str, LoadedThread], thread_id: str) -> Path:
+    """The rollout of a loaded or recorded (not archived) thread, or the invalid-request error."""
+    from codex_core.frontend import NotASessionError, SessionNotFoundError, find_codex_home
+    from codex_core.frontend.sessions import find_session
+    from codex_core.servers.app_server.wire import invalid_request
+
+    loaded = threads.get(thread_id)
+    if loaded is not None and loaded.session.rollout_path is not None:
+        return loaded.session.rollout_path
+    try:
+        return find_session(find_codex_home(), thread_id).path
+    except (SessionNotFoundError, NotASessionError):
+        raise invalid_request(f"no rollout found for thread id {thread_id}") from None
+
+
 def is_shutdown(event: Event) -> bool:
     """The last event of a session."""
     return isinstance(event.msg, ShutdownCompleteEvent)
