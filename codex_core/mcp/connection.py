@@ -13,16 +13,17 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
 from datetime import timedelta
-from typing import IO, Any, Literal, TextIO, cast
+from typing import IO, Any, Literal, TextIO, TypeVar, cast
 
 import anyio
 import httpx
 from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import McpError
 
 from codex_core import __version__
 from codex_core.config.types import McpServerConfig
@@ -33,6 +34,7 @@ log = logging.getLogger(__name__)
 logging.getLogger("mcp").setLevel(logging.CRITICAL)
 stderr_log = logging.getLogger("codex_core.mcp.stderr")
 
+_T = TypeVar("_T")
 Status = Literal["starting", "ready", "failed", "exited", "stopped"]
 STOP_GRACE_SEC = 5.0
 
@@ -52,6 +54,7 @@ class ServerConnection:
         self.status: Status = "starting"
         self.error: str | None = None
         self.instructions: str | None = None
+        self.capabilities: types.ServerCapabilities | None = None
         self.tools: list[types.Tool] = []
         self.ready = asyncio.Event()
         self.startup_seconds: float | None = None
@@ -95,6 +98,7 @@ class ServerConnection:
                     with anyio.fail_after(startup_timeout(self.config)):
                         init = await session.initialize()
                         self.instructions = init.instructions
+                        self.capabilities = init.capabilities
                         self.tools = await _list_all_tools(session)
                 except TimeoutError:
                     # Say so now: closing a stdio child that is not reading can take the
@@ -164,14 +168,31 @@ class ServerConnection:
         Raises:
             McpCallError: The call timed out, or the server is not (or no longer) running.
         """
+        return await self.request(
+            lambda session: session.call_tool(
+                tool, arguments, read_timeout_seconds=timedelta(seconds=timeout)
+            ),
+            timeout,
+            "tools/call",
+        )
+
+    async def request(
+        self,
+        send: Callable[[ClientSession], Awaitable[_T]],
+        timeout: float,
+        method: str,
+    ) -> _T:
+        """Run one request on the session, bounded by `timeout` and by the server's life.
+
+        Raises:
+            McpCallError: The request timed out, failed, or the server is not running.
+        """
         session = self._session
         if session is None or self._task is None or self._task.done():
             raise McpCallError(
                 f"MCP server {self.name} is not running: {self.error or self.status}"
             )
-        call = asyncio.ensure_future(
-            session.call_tool(tool, arguments, read_timeout_seconds=timedelta(seconds=timeout))
-        )
+        call = asyncio.ensure_future(send(session))
         done, _ = await asyncio.wait(
             {call, self._task}, timeout=timeout + 1.0, return_when=asyncio.FIRST_COMPLETED
         )
@@ -179,11 +200,11 @@ class ServerConnection:
             call.cancel()
             if self._task in done:
                 raise McpCallError(f"MCP server {self.name} exited during the call")
-            raise McpCallError(f"timed out awaiting tools/call after {timeout:g}s")
+            raise McpCallError(f"timed out awaiting {method} after {timeout:g}s")
         try:
             return call.result()
         except Exception as err:
-            raise McpCallError(_describe(err, timeout)) from err
+            raise McpCallError(_describe(err, timeout, method)) from err
 
     async def stop(self) -> None:
         """Leave the session and end the server (stdio: close stdin, then terminate)."""
@@ -214,13 +235,13 @@ async def _list_all_tools(session: ClientSession) -> list[types.Tool]:
             return tools
 
 
-def _describe(err: BaseException, timeout: float | None = None) -> str:
+def _describe(err: BaseException, timeout: float | None = None, method: str = "tools/call") -> str:
     """One line for an SDK, transport or process error (exception groups unwrapped)."""
     while isinstance(err, BaseExceptionGroup) and err.exceptions:
         err = err.exceptions[0]
     text = str(err).strip()
     if timeout is not None and "Timed out" in text:
-        return f"timed out awaiting tools/call after {timeout:g}s"
+        return f"timed out awaiting {method} after {timeout:g}s"
     if isinstance(err, anyio.BrokenResourceError | anyio.ClosedResourceError | EOFError):
         return "the connection broke (the server exited or does not speak MCP on stdout)"
     if isinstance(err, FileNotFoundError):
@@ -229,6 +250,9 @@ def _describe(err: BaseException, timeout: float | None = None) -> str:
         return f"HTTP {err.response.status_code} from {err.request.url}"
     if isinstance(err, httpx.HTTPError):
         return f"cannot reach the server: {text or type(err).__name__}"
+    if isinstance(err, McpError) and method != "tools/call":
+        # The Codex CLI's words for a JSON-RPC error answer to a resources request.
+        return f"Mcp error: {err.error.code}: {err.error.message}"
     return text or type(err).__name__
 
 

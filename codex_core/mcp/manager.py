@@ -11,11 +11,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
-from mcp import types
+from mcp import ClientSession, types
 
 from codex_core.config.types import McpServerConfig
 from codex_core.mcp.approval import ApprovalMode
@@ -25,6 +25,7 @@ from codex_core.mcp.schema import clean_input_schema
 from codex_core.mcp.specs import McpToolInfo, assign_names
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 FIRST_REQUEST_WAIT_SEC = 1.0
 
@@ -164,6 +165,27 @@ class McpConnectionManager:
             return await conn.call_tool(tool, arguments, tool_timeout(conn.config))
         except McpCallError as err:
             raise McpCallError(f"tool call failed for `{server}/{tool}`: {err}") from err
+
+    async def request(
+        self, server: str, send: Callable[[ClientSession], Awaitable[_T]], method: str
+    ) -> _T:
+        """Run one request (`resources/list`, …) on a server with its `tool_timeout_sec`.
+
+        Raises:
+            McpCallError: Unknown server, server down, timeout or an error answer.
+        """
+        conn = self._connections.get(server)
+        if conn is None:
+            raise McpCallError(f"unknown MCP server {server!r}")
+        return await conn.request(send, tool_timeout(conn.config), method)
+
+    def servers_with_resources(self) -> list[str]:
+        """The ready servers that declare the resources capability, by name."""
+        return [
+            name
+            for name, conn in sorted(self._connections.items())
+            if conn.status == "ready" and conn.capabilities and conn.capabilities.resources
+        ]
 
     def summaries(self) -> list[ServerSummary]:
         """Every enabled server's status and tool names, by name."""

@@ -71,16 +71,49 @@ def _content_part(block: types.ContentBlock) -> dict[str, Any]:
                 return {
                     "type": "input_image",
                     "image_url": f"data:{block.mimeType};base64,{block.data}",
+                    "detail": "high",
                 }
             return _text_part(IMAGE_OMITTED)
-        case types.EmbeddedResource(resource=types.TextResourceContents() as res):
-            return _text_part(res.text)
         case types.AudioContent() | types.ResourceLink() | types.EmbeddedResource():
+            # The whole block as compact JSON, so a resource keeps its URI and MIME type.
             return _text_part(
-                json.dumps(block.model_dump(mode="json", by_alias=True, exclude_none=True))
+                _compact(
+                    _in_codex_order(block.model_dump(mode="json", by_alias=True, exclude_none=True))
+                )
             )
         case _ as unreachable:
             assert_never(unreachable)
+
+
+_KEY_ORDER = (
+    "type",
+    "resource",
+    "uri",
+    "name",
+    "title",
+    "description",
+    "mimeType",
+    "size",
+    "text",
+    "blob",
+    "data",
+    "annotations",
+    "icons",
+    "_meta",
+)
+
+
+def _in_codex_order(value: Any) -> Any:
+    """A dumped MCP block with its keys in the order the Codex CLI serializes them."""
+    if not isinstance(value, dict):
+        return value
+    ordered = {key: _in_codex_order(value[key]) for key in _KEY_ORDER if key in value}
+    ordered.update({k: _in_codex_order(v) for k, v in value.items() if k not in ordered})
+    return ordered
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def _is_base64(data: str) -> bool:

@@ -1,7 +1,8 @@
 """Cleaning an MCP tool's input schema into the JSON-schema subset the model APIs accept.
 
-The Codex CLI keeps only structural keywords (type, description, enum, items, properties,
-required, additionalProperties, anyOf/oneOf/allOf, $ref and its definitions), turns `const`
+The Codex CLI keeps only structural keywords (type, description, enum, items, minItems,
+properties, required, additionalProperties, anyOf/oneOf/allOf, $ref and its definitions;
+property and definition names sorted), turns `const`
 into a one-value `enum`, infers a missing `type` from the keywords present, gives objects
 `properties` and arrays `items`, and drops annotations such as `title`, `default`, `format`
 or numeric bounds. A schema it cannot type (only a description, `not`, an unknown type)
@@ -43,7 +44,8 @@ def clean_schema(schema: Any) -> dict[str, Any]:
         out["enum"] = list(schema["enum"])
     properties = schema.get("properties")
     if isinstance(properties, dict):
-        out["properties"] = {str(k): clean_schema(v) for k, v in properties.items()}
+        # Sorted, as the Codex CLI's maps serialize.
+        out["properties"] = {str(k): clean_schema(properties[k]) for k in sorted(properties)}
     if isinstance(schema.get("required"), list):
         out["required"] = [str(r) for r in schema["required"]]
     extra = schema.get("additionalProperties")
@@ -54,6 +56,9 @@ def clean_schema(schema: Any) -> dict[str, Any]:
     items = schema.get("items")
     if isinstance(items, dict | bool):
         out["items"] = clean_schema(items)
+    min_items = schema.get("minItems")
+    if isinstance(min_items, int) and not isinstance(min_items, bool) and min_items >= 0:
+        out["minItems"] = min_items
     for key in _COMBINATORS:
         options = schema.get(key)
         if isinstance(options, list):
@@ -61,7 +66,7 @@ def clean_schema(schema: Any) -> dict[str, Any]:
     for key in _DEFINITIONS:
         definitions = schema.get(key)
         if isinstance(definitions, dict):
-            out[key] = {str(k): clean_schema(v) for k, v in definitions.items()}
+            out[key] = {str(k): clean_schema(definitions[k]) for k in sorted(definitions)}
     types = _types(schema, out)
     if not types:
         if any(key in out for key in ("$ref", *_COMBINATORS)):
@@ -107,6 +112,7 @@ _ORDER = (
     "description",
     "enum",
     "items",
+    "minItems",
     "properties",
     "required",
     "additionalProperties",

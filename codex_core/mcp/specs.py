@@ -106,7 +106,7 @@ class NamespaceToolSpec(ToolSpec):
 def namespace_description(server: str, instructions: str | None) -> str:
     """The server's instructions, or the Codex CLI's stock sentence."""
     if instructions and instructions.strip():
-        return instructions
+        return instructions.strip()
     return f"Tools in the {namespace_of(server)} namespace."
 
 

@@ -16,6 +16,7 @@ from codex_core.kernel import ToolCall, ToolOutput
 from codex_core.mcp.approval import REFUSED_UNDER_NEVER, mcp_call_approval
 from codex_core.mcp.connection import McpCallError
 from codex_core.mcp.manager import McpConnectionManager
+from codex_core.mcp.resources import register_resource_tools
 from codex_core.mcp.results import display_result, error_output, result_output
 from codex_core.mcp.specs import (
     McpToolInfo,
@@ -42,6 +43,8 @@ def register_mcp_tools(registry: ToolRegistry, manager: McpConnectionManager, wi
     Called again before each request of a turn: servers already registered are left as
     they are, servers that came up since are added (as Codex 0.169 does mid-turn).
     """
+    if manager.has_servers:
+        register_resource_tools(registry, manager)
     infos = manager.tools()
     if not infos:
         return
