@@ -11,7 +11,6 @@ where no sandbox exists, is a patch written without one.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from pathlib import Path
 
@@ -52,6 +51,7 @@ from codex_core.safety import (
     patch_extra_writable,
     patch_sandbox,
 )
+from codex_core.tools.args import ToolArgumentError, parse_object
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import TurnAbortRequested
 from codex_core.tools.patch_grants import GrantError, close_all, open_approved
@@ -71,10 +71,10 @@ SANDBOX_REFUSED = (
 def patch_input_from_arguments(arguments: str) -> str:
     """The patch text of a function-style `apply_patch` call (`{"input": …}`)."""
     try:
-        data = json.loads(arguments or "{}")
-    except json.JSONDecodeError as err:
-        raise ApplyPatchError(f"failed to parse function arguments: {err}") from None
-    if not isinstance(data, dict) or not isinstance(data.get("input"), str):
+        data = parse_object(arguments)
+    except ToolArgumentError as err:
+        raise ApplyPatchError(str(err)) from None
+    if not isinstance(data.get("input"), str):
         raise ApplyPatchError("apply_patch needs an `input` string holding the patch")
     return str(data["input"])
 

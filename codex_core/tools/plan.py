@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-import json
-
 from pydantic import ValidationError
 
 from codex_core.protocol import PlanUpdateEvent
+from codex_core.tools.args import ToolArgumentError, parse_object
 from codex_core.tools.context import ToolContext
 
 
 def run_update_plan(ctx: ToolContext, arguments: str) -> str:
     """Validate the plan, emit it, and acknowledge to the model."""
     try:
-        data = json.loads(arguments or "{}")
+        data = parse_object(arguments)
         event = PlanUpdateEvent.model_validate({**data, "type": "plan_update"})
-    except (json.JSONDecodeError, ValidationError, TypeError) as err:
+    except (ToolArgumentError, ValidationError, TypeError) as err:
         first = str(err).splitlines()[0]
         return f"failed to parse update_plan arguments: {first}"
     ctx.emit(event)

@@ -34,8 +34,9 @@ from codex_core.safety import (
     assess_command_safety,
     should_ask_after_denial,
 )
+from codex_core.tools.args import ToolArgumentError, integer, parse_object
 from codex_core.tools.context import CommandApproval, ToolContext
-from codex_core.tools.errors import RespondToModel, TurnAbortRequested
+from codex_core.tools.errors import TurnAbortRequested
 
 log = logging.getLogger(__name__)
 
@@ -51,10 +52,6 @@ class Rejected:
     message: str
 
 
-class ToolArgumentError(RespondToModel, ValueError):
-    """The model sent arguments the tool cannot use; the message goes back to the model."""
-
-
 @dataclass(frozen=True)
 class ShellArgs:
     """Arguments of a `shell` call."""
@@ -68,25 +65,19 @@ class ShellArgs:
 
 def parse_shell_args(arguments: str) -> ShellArgs:
     """Validate the JSON arguments of a `shell` call."""
-    try:
-        data = json.loads(arguments or "{}")
-    except json.JSONDecodeError as err:
-        raise ToolArgumentError(f"failed to parse function arguments: {err}") from None
-    if not isinstance(data, dict):
-        raise ToolArgumentError("shell arguments must be a JSON object")
+    data = parse_object(arguments)
     command = data.get("command")
     if isinstance(command, str):
         command = ["bash", "-lc", command]
     if not isinstance(command, list) or not command or not all(isinstance(a, str) for a in command):
         raise ToolArgumentError("`command` must be a non-empty list of strings")
-    timeout = data.get("timeout_ms", data.get("timeout"))
-    if timeout is not None and (not isinstance(timeout, int | float) or timeout <= 0):
-        raise ToolArgumentError("`timeout_ms` must be a positive number")
+    timeout_key = "timeout_ms" if "timeout_ms" in data else "timeout"
+    timeout = integer(data, timeout_key, minimum=1)
     workdir = data.get("workdir")
     return ShellArgs(
         command=command,
         workdir=workdir if isinstance(workdir, str) else None,
-        timeout_ms=int(timeout) if timeout is not None else None,
+        timeout_ms=timeout,
         # Both shapes ask to leave the sandbox: the older boolean and 0.169's enum.
         with_escalated_permissions=bool(data.get("with_escalated_permissions", False))
         or data.get("sandbox_permissions") in ("require_escalated", "bypass_sandbox"),

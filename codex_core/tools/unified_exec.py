@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import pwd
 import time
@@ -16,6 +15,7 @@ from codex_core.kernel import ToolCall
 from codex_core.protocol import ExecCommandBeginEvent, TerminalInteractionEvent
 from codex_core.safety import AutoApprove, Reject
 from codex_core.stdin_approval import StartedRights, assess_stdin_write
+from codex_core.tools.args import integer, parse_object, string
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import RespondToModel, TurnAbortRequested
 from codex_core.tools.shell import Rejected, approve_retry_unsandboxed, decide_sandbox
@@ -67,50 +67,24 @@ class WriteStdinArgs:
     max_output_tokens: int | None = None
 
 
-def _object(arguments: str) -> dict[str, Any]:
-    try:
-        data = json.loads(arguments or "{}")
-    except json.JSONDecodeError as err:
-        raise RespondToModel(f"failed to parse function arguments: {err}") from None
-    if not isinstance(data, dict):
-        raise RespondToModel("failed to parse function arguments: expected a JSON object")
-    return data
-
-
-def _number(data: dict[str, Any], key: str) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-        raise RespondToModel(f"failed to parse function arguments: `{key}` must be a number")
-    return int(value)
-
-
-def _text(data: dict[str, Any], key: str) -> str | None:
-    value = data.get(key)
-    if value is not None and not isinstance(value, str):
-        raise RespondToModel(f"failed to parse function arguments: `{key}` must be a string")
-    return value
-
-
 def parse_exec_command_args(arguments: str) -> ExecCommandArgs:
     """Validate the JSON arguments of an `exec_command` call."""
-    data = _object(arguments)
-    cmd = _text(data, "cmd")
+    data = parse_object(arguments)
+    cmd = string(data, "cmd")
     if not cmd:
         raise RespondToModel("failed to parse function arguments: missing field `cmd`")
     prefix = data.get("prefix_rule")
     permissions = data.get("sandbox_permissions")
     return ExecCommandArgs(
         cmd=cmd,
-        workdir=_text(data, "workdir"),
-        shell=_text(data, "shell"),
+        workdir=string(data, "workdir"),
+        shell=string(data, "shell"),
         login=data.get("login") is not False,
         tty=data.get("tty") is True,
-        yield_time_ms=_number(data, "yield_time_ms"),
-        max_output_tokens=_number(data, "max_output_tokens"),
+        yield_time_ms=integer(data, "yield_time_ms"),
+        max_output_tokens=integer(data, "max_output_tokens"),
         escalated=permissions in ("require_escalated", "bypass_sandbox"),
-        justification=_text(data, "justification"),
+        justification=string(data, "justification"),
         prefix_rule=prefix
         if isinstance(prefix, list) and prefix and all(isinstance(p, str) for p in prefix)
         else None,
@@ -119,15 +93,15 @@ def parse_exec_command_args(arguments: str) -> ExecCommandArgs:
 
 def parse_write_stdin_args(arguments: str) -> WriteStdinArgs:
     """Validate the JSON arguments of a `write_stdin` call."""
-    data = _object(arguments)
-    session_id = _number(data, "session_id")
+    data = parse_object(arguments)
+    session_id = integer(data, "session_id")
     if session_id is None:
         raise RespondToModel("failed to parse function arguments: missing field `session_id`")
     return WriteStdinArgs(
         session_id=session_id,
-        chars=_text(data, "chars") or "",
-        yield_time_ms=_number(data, "yield_time_ms"),
-        max_output_tokens=_number(data, "max_output_tokens"),
+        chars=string(data, "chars") or "",
+        yield_time_ms=integer(data, "yield_time_ms"),
+        max_output_tokens=integer(data, "max_output_tokens"),
     )
 
 

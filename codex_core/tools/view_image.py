@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from codex_core.client import ToolSpec
 from codex_core.images import ImageError, image_data_url
 from codex_core.kernel import ToolCall, ToolOutput
+from codex_core.tools.args import parse_object
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import RespondToModel
 from codex_core.tools.registry import ToolEntry, ToolRegistry
@@ -34,11 +32,7 @@ def view_image_tool() -> ToolSpec:
 
 async def handle_view_image(ctx: ToolContext, call: ToolCall) -> ToolOutput:
     """Answer with one `input_image` part holding the file as a data URL (detail high)."""
-    try:
-        args: Any = json.loads(call.payload or "{}")
-    except json.JSONDecodeError as err:
-        raise RespondToModel(f"failed to parse view_image arguments: {err}") from None
-    path = args.get("path") if isinstance(args, dict) else None
+    path = parse_object(call.payload).get("path")
     if not isinstance(path, str) or not path or "\0" in path:
         raise RespondToModel("view_image needs a `path` string naming an image file")
     try:

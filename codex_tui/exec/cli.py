@@ -152,6 +152,9 @@ def main(argv: list[str]) -> int:
     except ConfigError as err:
         print(f"codex: {err}", file=sys.stderr)
         return 1
+    from codex_core.frontend.logfile import log_with_tracebacks_in_file
+
+    log_with_tracebacks_in_file(config.codex_home, "codex-exec.log", debug=ns.debug)
     if not ns.skip_git_repo_check and find_git_root(config.cwd) is None:
         print(NOT_IN_GIT, file=sys.stderr)
         return 1
