@@ -9,6 +9,11 @@ from typing import Any
 from codex_core.protocol import (
     AgentMessageEvent,
     EventMsg,
+    SteerInputOp,
+    TaskCompleteEvent,
+    TaskStartedEvent,
+    TextInput,
+    UserInputOp,
     UserMessageEvent,
 )
 from codex_core.rollout.reader import read_rollout
@@ -17,6 +22,8 @@ from codex_tui.app.codex_app import CodexApp
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.pager import PagerScreen
 from codex_tui.app.widgets.cells.patch_cell import PatchCell
+from codex_tui.app.widgets.footer_bar import FooterBar
+from codex_tui.app.widgets.queued_list import QueuedList
 from codex_tui.app.widgets.transcript import Transcript
 from tests.tui.fake_core import FakeBoot, configured, frozen_clock, options, settle
 
@@ -79,3 +86,33 @@ async def test_resumed_0169_session_shows_its_file_edits_in_view_and_transcript(
         assert isinstance(pager, PagerScreen)
         text = "\n".join(line.plain for line in pager.lines)
         assert "Added /root/rh-proj/added.txt" in text and "+new line" in text
+
+
+async def test_enter_during_a_turn_steers_and_tab_queues() -> None:
+    app, boot = app_with()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        core = boot.core
+        core.emit(TaskStartedEvent(), UserMessageEvent(message="first"))
+        await settle(pilot, core)
+        footer = app.screen.query_one(FooterBar)
+        assert ("tab", "queue for after it") in footer.hints()
+        await pilot.press(*"use pathlib", "enter")
+        await settle(pilot)
+        [steer] = core.ops_of(SteerInputOp)
+        assert isinstance(steer, SteerInputOp) and steer.items == [TextInput(text="use pathlib")]
+        queued = app.screen.query_one(QueuedList)
+        assert queued.messages == ["use pathlib"]
+        await pilot.press(*"then run the tests", "tab")
+        await settle(pilot)
+        assert queued.messages == ["use pathlib", "then run the tests"]
+        core.emit(UserMessageEvent(message="use pathlib"))  # the steer joined the turn
+        await settle(pilot, core)
+        assert queued.messages == ["then run the tests"]
+        assert core.ops_of(UserInputOp) == []
+        core.emit(TaskCompleteEvent())
+        await settle(pilot, core)
+        [sent] = core.ops_of(UserInputOp)
+        assert isinstance(sent, UserInputOp)
+        assert sent.items == [TextInput(text="then run the tests")]
+        assert queued.messages == []

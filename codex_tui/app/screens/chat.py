@@ -32,6 +32,7 @@ from codex_tui.app.screens.chat_commands import AppRequest, SlashRunner
 from codex_tui.app.screens.chat_completion import Completion
 from codex_tui.app.screens.chat_events import EventApplier
 from codex_tui.app.screens.chat_outbox import Outbox, Outgoing
+from codex_tui.app.screens.chat_pending import PendingInput
 from codex_tui.app.screens.pager import PagerScreen
 from codex_tui.app.turn_timer import TurnTimer
 from codex_tui.app.widgets.cells.header_cell import HeaderCell
@@ -91,7 +92,7 @@ class ChatScreen(Screen[None]):
         self.pending: Outgoing | None = None
         if prompt or images:
             self.pending = Outgoing(prompt or "", tuple(str(p) for p in images or []))
-        self.queued: list[Outgoing] = []
+        self.pending_input = PendingInput(self)
         self.running = False
         self.header = "Working"
         self.approvals = ApprovalQueue(self)
@@ -135,6 +136,11 @@ class ChatScreen(Screen[None]):
     def footer(self) -> FooterBar:
         """The footer."""
         return self.query_one(FooterBar)
+
+    @property
+    def queued_list(self) -> QueuedList:
+        """Messages waiting for the running turn."""
+        return self.query_one(QueuedList)
 
     @property
     def popup(self) -> CompletionPopup:
@@ -202,6 +208,7 @@ class ChatScreen(Screen[None]):
         self.timer.start()
         self._tick()
         self.footer.set_state(running=True)
+        self.composer.queue_on_tab = True
 
     def on_turn_ended(self, aborted: bool) -> float:
         """Hide the status line; send the next queued message, or restore them after Esc."""
@@ -209,22 +216,15 @@ class ChatScreen(Screen[None]):
         seconds = self.timer.stop()
         self.query_one(StatusLine).hide()
         self.footer.set_state(running=False)
+        self.composer.queue_on_tab = False
         self.notify_user(
             "agent-turn-complete", "Codex finished the turn" + (" (interrupted)" if aborted else "")
         )
         self.approvals.drop_all()
-        if self.queued:
-            if aborted:
-                composer = self.composer
-                restored = "\n".join([*(q.text for q in self.queued), composer.text]).strip()
-                self.queued.clear()
-                composer.load_text(restored)
-                composer.move_cursor(composer.document.end)
-            else:
-                queued = self.queued.pop(0)
-                self.run_worker(self.outbox.send(queued.text, queued.images), group="ops")
-            self.query_one(QueuedList).show([q.text for q in self.queued])
-        self.footer.set_state(queued=len(self.queued))
+        if aborted:
+            self.pending_input.restore()
+        elif (queued := self.pending_input.next_queued()) is not None:
+            self.run_worker(self.outbox.send(queued.text, queued.images), group="ops")
         return seconds
 
     def on_reasoning_header(self, header: str) -> None:
@@ -237,8 +237,9 @@ class ChatScreen(Screen[None]):
         self.footer.set_state(context_left=percent)
 
     def on_user_message(self, text: str, cell: UserCell) -> None:
-        """Remember the message for backtracking."""
+        """Remember the message for backtracking; a steered one has joined the turn."""
         self.backtrack.add(text, cell)
+        self.pending_input.joined(text)
 
     def on_approval_request(self, request: ApprovalRequest) -> None:
         """Ask the user (one modal at a time)."""
@@ -256,9 +257,11 @@ class ChatScreen(Screen[None]):
 
     async def on_composer_submitted(self, message: Composer.Submitted) -> None:
         """Send now, queue while a turn runs, run a slash command, or fork after backtrack."""
-        await self.submit_text(message.text, message.images)
+        await self.submit_text(message.text, message.images, queue=message.queue)
 
-    async def submit_text(self, text: str, images: Sequence[str] = ()) -> None:
+    async def submit_text(
+        self, text: str, images: Sequence[str] = (), *, queue: bool = False
+    ) -> None:
         """What Enter does with the composer's text (and the images attached to it)."""
         self.completion.hide()
         parsed = slash_commands.parse(text)
@@ -270,10 +273,11 @@ class ChatScreen(Screen[None]):
             self.footer.set_mode(None)
             await self._on_command(AppRequest("fork", fork_at=fork_at, text=text))
             return
+        if self.running and queue:
+            self.pending_input.queue(text, images)
+            return
         if self.running:
-            self.queued.append(Outgoing(text, tuple(images)))
-            self.query_one(QueuedList).show([q.text for q in self.queued])
-            self.footer.set_state(queued=len(self.queued))
+            await self.pending_input.steer(text, images)
             return
         await self.outbox.send(text, images)
 

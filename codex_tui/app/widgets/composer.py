@@ -24,10 +24,12 @@ class Composer(TextArea):
     class Submitted(Message):
         """The user pressed Enter with this text (pasted blocks expanded) and these images."""
 
-        def __init__(self, text: str, images: tuple[str, ...] = ()) -> None:
+        def __init__(self, text: str, images: tuple[str, ...] = (), queue: bool = False) -> None:
             super().__init__()
             self.text = text
             self.images = images
+            self.queue = queue
+            """Tab rather than Enter: wait for the running turn to end."""
 
     class NavKey(Message):
         """A navigation key (up, down, tab, enter, escape) while the screen asked for them."""
@@ -68,6 +70,8 @@ class Composer(TextArea):
         """Set by the screen: where relative pasted paths are looked up."""
         self.capture_keys = False
         """Set by the screen while a popup or a selection wants the navigation keys."""
+        self.queue_on_tab = False
+        """Set by the screen while a turn runs: Tab queues the message for after it."""
 
     def clear_input(self) -> None:
         """Empty the composer and forget pasted blocks."""
@@ -110,6 +114,9 @@ class Composer(TextArea):
         elif key == "enter":
             self._stop(event)
             self._submit()
+        elif key == "tab" and self.queue_on_tab:
+            self._stop(event)
+            self._submit(queue=True)
         elif key in ("shift+enter", "ctrl+j", "alt+enter"):
             self._stop(event)
             self.insert("\n")
@@ -154,7 +161,7 @@ class Composer(TextArea):
         row, col = self.cursor_location
         self.replace(text, (row, start), (row, col))
 
-    def _submit(self) -> None:
+    def _submit(self, queue: bool = False) -> None:
         text, images = self.expanded_text(), self.attached_images()
         if not text.strip() and not images:
             return
@@ -162,7 +169,7 @@ class Composer(TextArea):
         self.clear()
         self.pastes.clear()
         self.images.clear()
-        self.post_message(self.Submitted(text, images))
+        self.post_message(self.Submitted(text, images, queue))
 
     def _apply(self, step: Step) -> None:
         match step:

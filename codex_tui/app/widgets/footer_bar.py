@@ -77,7 +77,11 @@ class FooterBar(Widget):
         if mode in MODE_HINTS:
             return MODE_HINTS[mode]
         if self.running:
-            hints = [("⏎", "queue"), ("esc", "interrupt")]
+            hints = [
+                ("⏎", "send into this turn"),
+                ("tab", "queue for after it"),
+                ("esc", "interrupt"),
+            ]
             if self.queued:
                 hints.insert(0, ("queued", str(self.queued)))
             return [*hints, ("ctrl+t", "transcript")]

@@ -1,4 +1,4 @@
-"""Messages typed while a turn runs, waiting to be sent when it ends."""
+"""Messages typed while a turn runs: steered ones waiting to join it, queued ones its end."""
 
 from __future__ import annotations
 
@@ -20,12 +20,14 @@ class QueuedList(Static):
         super().__init__(id="queued")
         self.messages: list[str] = []
 
-    def show(self, messages: list[str]) -> None:
-        """Display these queued messages."""
-        self.messages = list(messages)
-        self.set_class(bool(messages), "-active")
+    def show(self, steering: list[str], queued: list[str] | None = None) -> None:
+        """Display the steered messages, then the queued ones."""
+        queued = queued or []
+        self.messages = [*steering, *queued]
+        self.set_class(bool(self.messages), "-active")
         parts: list[str | tuple[str, str]] = []
-        for message in messages:
-            first = truncate_line(message.strip().split("\n")[0], 120)
-            parts += [("↳ queued ", "italic"), (first, ""), "\n"]
+        for label, messages in (("↳ joining this turn ", steering), ("↳ queued ", queued)):
+            for message in messages:
+                first = truncate_line(message.strip().split("\n")[0], 120)
+                parts += [(label, "italic"), (first, ""), "\n"]
         self.update(Content.assemble(*parts).rstrip())
