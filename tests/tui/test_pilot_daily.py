@@ -22,6 +22,7 @@ from codex_tui.app.codex_app import CodexApp
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.pager import PagerScreen
 from codex_tui.app.widgets.cells.patch_cell import PatchCell
+from codex_tui.app.widgets.composer import Composer
 from codex_tui.app.widgets.footer_bar import FooterBar
 from codex_tui.app.widgets.queued_list import QueuedList
 from codex_tui.app.widgets.transcript import Transcript
@@ -116,3 +117,17 @@ async def test_enter_during_a_turn_steers_and_tab_queues() -> None:
         assert isinstance(sent, UserInputOp)
         assert sent.items == [TextInput(text="then run the tests")]
         assert queued.messages == []
+
+
+async def test_ctrl_c_clears_a_draft_that_up_brings_back() -> None:
+    app, boot = app_with()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        composer = app.screen.query_one(Composer)
+        await pilot.press(*"a long draft", "ctrl+c")
+        await settle(pilot)
+        assert composer.text == ""
+        await pilot.press("up")
+        await settle(pilot)
+        assert composer.text == "a long draft"
+        assert boot.core.ops_of(UserInputOp) == []

@@ -374,6 +374,7 @@ class ChatScreen(Screen[None]):
             return
         composer = self.composer
         if composer.text:
+            composer.past.record(composer.text)  # ↑ brings the draft back, as in 0.169
             composer.clear_input()
             self.backtrack.forget_fork()
         elif self.running:
