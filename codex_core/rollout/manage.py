@@ -24,6 +24,7 @@ from codex_core.rollout.format import (
 from codex_core.rollout.head import read_head
 from codex_core.rollout.reader import RolloutLine, iter_raw_lines
 from codex_core.rollout.scan import rollout_entries, session_id_of
+from codex_core.rollout.turn_items import ITEM_COMPLETED
 
 
 class NotASessionError(LookupError):
@@ -85,7 +86,11 @@ def find_session_path(codex_home: Path, id_or_prefix: str, *, check: bool = True
 def _is_user_turn(line: RolloutLine) -> bool:
     """Whether a line starts a user turn: a typed user message (item or event)."""
     if line.type == "event_msg":
-        return line.payload.get("type") == "user_message"
+        kind = line.payload.get("type")
+        if kind == ITEM_COMPLETED:  # the 0.169 layout records the message as an item
+            item = line.payload.get("item")
+            return isinstance(item, dict) and item.get("type") == "UserMessage"
+        return kind == "user_message"
     if line.type == "response_item":
         item = line.payload
         if item.get("type") == "message" and item.get("role") == "user":

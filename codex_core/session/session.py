@@ -19,6 +19,7 @@ from codex_core.protocol import (
     BackgroundEvent,
     CleanBackgroundTerminalsOp,
     CompactOp,
+    ElicitationRequestEvent,
     ErrorEvent,
     Event,
     EventMsg,
@@ -33,6 +34,7 @@ from codex_core.protocol import (
     Op,
     OverrideTurnContextOp,
     PatchApprovalOp,
+    ResolveElicitationOp,
     ResponseItem,
     SessionConfiguredEvent,
     ShutdownCompleteEvent,
@@ -60,6 +62,7 @@ from codex_core.turn_context import TurnContext
 from codex_core.unified_exec.manager import ProcessManager
 
 if TYPE_CHECKING:
+    from codex_core.mcp.elicitation import PendingElicitations
     from codex_core.mcp.manager import McpConnectionManager
 
 log = logging.getLogger(__name__)
@@ -119,6 +122,8 @@ class Session(TokenAccounting):
         self._loop_task: asyncio.Task[None] | None = None
         self._runner = TurnRunner(self)
         self.mcp: McpConnectionManager | None = None
+        self.elicitations: PendingElicitations | None = None
+        self._active_sub: str | None = None
         self.undo = UndoStack(session_id)
         """Work-tree snapshots taken before each turn, for `/undo`."""
         self.unified_exec = ProcessManager()
@@ -206,15 +211,26 @@ class Session(TokenAccounting):
             return
         import os
 
+        from codex_core.mcp.elicitation import PendingElicitations
         from codex_core.mcp.manager import McpConnectionManager
 
+        self.elicitations = PendingElicitations(self._emit_elicitation)
         self.mcp = McpConnectionManager(
             self.config.mcp_servers,
             environ=os.environ,
             cwd=str(self.config.cwd),
             on_failure=lambda _name, text: self.emit("0", WarningEvent(message=text)),
+            elicit=self.elicitations.ask,
         )
         self.mcp.start()
+
+    def _emit_elicitation(self, msg: EventMsg) -> None:
+        """A server's question, tied to the running turn when there is one."""
+        running = self._active is not None and not self._active.done()
+        sub_id = self._active_sub if running and self._active_sub else "0"
+        if isinstance(msg, ElicitationRequestEvent) and running:
+            msg = msg.model_copy(update={"turn_id": sub_id})
+        self.emit(sub_id, msg)
 
     # ------------------------------------------------------------------ frontend API
 
@@ -273,6 +289,13 @@ class Session(TokenAccounting):
                 self._runner.steered.close()  # input that has not joined yet is dropped
                 if self._active is not None and not self._active.done():
                     self._active.cancel()
+                if self.elicitations is not None:
+                    self.elicitations.cancel_all()
+            case ResolveElicitationOp():
+                if self.elicitations is not None:
+                    self.elicitations.resolve(
+                        op.server_name, op.request_id, op.decision, op.content
+                    )
             case ExecApprovalOp():
                 self.approvals.resolve(op.id, op.decision)
                 if op.remember_prefix and op.decision in ("approved", "approved_for_session"):
@@ -362,6 +385,7 @@ class Session(TokenAccounting):
         self._turn_ended = False
         if not isinstance(sub.op, CompactOp):
             runner.steered.start()  # a steer sent right after the turn's op joins it
+        self._active_sub = sub.id
         self._active = asyncio.get_running_loop().create_task(work)
         self._active.add_done_callback(lambda _task: self._turn_finished())
 
@@ -390,6 +414,8 @@ class Session(TokenAccounting):
                 pass
         await self.unified_exec.terminate_all()
         await self.shell_snapshot.aclose()
+        if self.elicitations is not None:
+            self.elicitations.cancel_all()
         if self.mcp is not None:
             await self.mcp.aclose()
         await self.storage.close()

@@ -27,6 +27,7 @@ from codex_tui.app.screens.resume_picker import ResumePickerScreen
 from codex_tui.app.screens.trust import TrustScreen
 
 SHUTDOWN_GRACE_SECONDS = 3.0
+REVERTED = "Conversation rolled back to before this message; changes to files stay as they are."
 
 
 @dataclass(frozen=True)
@@ -100,10 +101,12 @@ class CodexApp(App[ExitSummary]):
             on_command=self.run_command,
             codex_home=options.codex_home,
             notify=options.notifications,
+            notice=options.notice,
         )
         draft, send_draft = options.draft, options.send_draft
         options.prompt, options.images = None, []
         options.draft, options.send_draft = "", False
+        options.notice = None
         self.core, self.chat = None, chat
         if isinstance(self.screen, ChatScreen):
             await self.switch_screen(chat)
@@ -197,7 +200,9 @@ class CodexApp(App[ExitSummary]):
             case "resume":
                 self.run_worker(self._pick_and_resume(), group="switch")
             case "fork":
-                self.run_worker(self._fork(request.fork_at, request.text), group="switch")
+                self.run_worker(
+                    self._fork(request.fork_at, request.text, request.draft), group="switch"
+                )
             case "save-model":
                 await self._save_model(request.model or "", request.effort)
             case "logout":
@@ -216,7 +221,7 @@ class CodexApp(App[ExitSummary]):
         if self.chat is not None:
             await self.chat.add_cell(note)
 
-    async def _fork(self, fork_at: int | None, text: str | None) -> None:
+    async def _fork(self, fork_at: int | None, text: str | None, draft: str | None = None) -> None:
         """A new session copied from this one (up to a user message), then maybe a message."""
         from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 
@@ -235,6 +240,9 @@ class CodexApp(App[ExitSummary]):
                 await chat.add_cell(NoticeCell("error", f"Could not fork the session: {err}"))
             return
         self.options.prompt = text
+        if draft is not None:  # a backtrack: the message comes back to be edited
+            self.options.draft = draft
+            self.options.notice = REVERTED
         await self._replace_session(path)
 
     async def _pick_and_resume(self) -> None:

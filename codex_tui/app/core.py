@@ -145,3 +145,5 @@ class LaunchOptions:
     """Text typed on the first frame, for the composer."""
     send_draft: bool = False
     """Enter was pressed after the draft: send it once the session is ready."""
+    notice: str | None = None
+    """Shown once after the next session's past (a backtrack's fork says what it did)."""

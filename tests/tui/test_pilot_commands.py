@@ -306,7 +306,7 @@ async def two_turns(pilot: Any, boot: FakeBoot) -> None:
     await settle(pilot, boot.core)
 
 
-async def test_backtrack_esc_esc_selects_enter_edits_and_sending_forks() -> None:
+async def test_backtrack_esc_esc_selects_and_enter_reverts_to_edit_the_message() -> None:
     app, boot = make_app(FakeBoot(configured_event=configured(rollout_path="/s/r.jsonl")))
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -318,14 +318,20 @@ async def test_backtrack_esc_esc_selects_enter_edits_and_sending_forks() -> None
         assert [c.has_class("-selected") for c in cells] == [False, True]
         await pilot.press("escape")
         assert [c.has_class("-selected") for c in cells] == [True, False]
-        await pilot.press("enter")
+        boot.configured_event = configured(rollout_path="/s/fork.jsonl")  # nothing before #0
+        await pilot.press("enter")  # reverts at once, as 0.169: a fork before "first"
+        await settle(pilot, boot.core)
+        await settle(pilot, boot.core)
+        assert boot.forks == [(Path("/s/r.jsonl"), 0)]
+        assert boot.starts == [None, Path("/sessions/fork-1.jsonl")]
+        assert list(app.screen.query(UserCell)) == []  # the reverted messages are gone
+        notices = [str(n.render()) for n in app.screen.query(NoticeCell)]
+        assert any("rolled back" in n for n in notices)
         composer = app.screen.query_one(Composer)
         assert composer.text == "first"
         composer.load_text("first, but differently")
         await pilot.press("enter")
         await settle(pilot, boot.core)
-        assert boot.forks == [(Path("/s/r.jsonl"), 0)]
-        assert boot.starts == [None, Path("/sessions/fork-1.jsonl")]
         assert sent_texts(boot) == ["first, but differently"]
 
 

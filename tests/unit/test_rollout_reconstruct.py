@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -197,3 +198,29 @@ def test_rollout_archive_and_find_session(codex_home: Path) -> None:
     assert find_session_path(codex_home, PARSER_ID) == archived
     with pytest.raises(ValueError):
         archive_session(codex_home, codex_home / "sessions" / "notes.txt")
+
+
+def test_rollout_fork_of_a_0169_layout_file_drops_the_chosen_user_item(
+    codex_home: Path, tmp_path: Path
+) -> None:
+    """0.169 records user messages as `item_completed` UserMessage events (no user_message),
+    which may come before the message item; the chosen one must not survive the fork."""
+    session_id = "01a20d29-9285-7690-b6f5-81b2c77445b5"
+    source = tmp_path / f"rollout-2026-11-24T10-45-58-{session_id}.jsonl"
+
+    def user_item(text: str) -> dict[str, Any]:
+        item = {"type": "UserMessage", "id": text, "content": [{"type": "text", "text": text}]}
+        return {"type": "item_completed", "thread_id": session_id, "turn_id": text, "item": item}
+
+    lines = [("session_meta", {"id": session_id, "cwd": "/p", "timestamp": "t"})]
+    for text in ("one", "two"):
+        lines += [("event_msg", user_item(text)), ("response_item", _user(text))]
+    source.write_text(
+        "".join(
+            json.dumps({"timestamp": "t", "ordinal": n, "type": kind, "payload": payload}) + "\n"
+            for n, (kind, payload) in enumerate(lines)
+        )
+    )
+    forked = read_rollout(fork_rollout(codex_home, source, 1))
+    texts = [e["message"] for e in reconstruct(forked).events if e["type"] == "user_message"]
+    assert texts == ["one"]

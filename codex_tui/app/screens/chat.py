@@ -36,6 +36,7 @@ from codex_tui.app.screens.chat_pending import PendingInput
 from codex_tui.app.screens.pager import PagerScreen
 from codex_tui.app.turn_timer import TurnTimer
 from codex_tui.app.widgets.cells.header_cell import HeaderCell
+from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
 from codex_tui.app.widgets.completion_popup import CompletionPopup
 from codex_tui.app.widgets.composer import Composer
@@ -80,6 +81,7 @@ class ChatScreen(Screen[None]):
         on_command: Callable[[AppRequest], Awaitable[None]],
         codex_home: str | None = None,
         notify: bool | list[str] = False,
+        notice: str | None = None,
     ) -> None:
         super().__init__()
         self.outbox = Outbox(core)
@@ -111,6 +113,8 @@ class ChatScreen(Screen[None]):
         self.completion = Completion(self)
         self.backtrack = Backtrack(self)
         self.slash = SlashRunner(self)
+        self.notice = notice
+        """Shown after a resumed session's past (a backtrack says the conversation reverted)."""
 
     def compose(self) -> ComposeResult:
         yield Transcript()
@@ -197,6 +201,8 @@ class ChatScreen(Screen[None]):
             past = parse_event_msg(raw)
             if past is not None and not isinstance(past, SessionConfiguredEvent):
                 await self.applier.apply(past, replay=True)
+        if self.notice is not None:
+            await self.add_cell(NoticeCell("info", self.notice))
         if self.pending is not None:
             pending, self.pending = self.pending, None
             await self.outbox.send(pending.text, pending.images)
@@ -268,11 +274,6 @@ class ChatScreen(Screen[None]):
         if parsed is not None:
             await self.slash.run(parsed, text)
             return
-        fork_at, self.backtrack.fork_from = self.backtrack.fork_from, None
-        if fork_at is not None and not self.running:
-            self.footer.set_mode(None)
-            await self._on_command(AppRequest("fork", fork_at=fork_at, text=text))
-            return
         if self.running and queue:
             self.pending_input.queue(text, images)
             return
@@ -292,6 +293,11 @@ class ChatScreen(Screen[None]):
     async def attach(self, core: CoreClient) -> None:
         """The session is ready: send what the user submitted while it was starting."""
         await self.outbox.attach(core)
+
+    def revert_to(self, index: int, text: str) -> None:
+        """Backtrack chose user message `index`: fork before it, `text` in the composer."""
+        request = AppRequest("fork", fork_at=index, draft=text)
+        self.run_worker(self._on_command(request), group="ops")
 
     async def request_app(self, request: AppRequest) -> None:
         """Ask the app for something beyond this screen."""
@@ -376,7 +382,6 @@ class ChatScreen(Screen[None]):
         if composer.text:
             composer.past.record(composer.text)  # ↑ brings the draft back, as in 0.169
             composer.clear_input()
-            self.backtrack.forget_fork()
         elif self.running:
             # Interrupting must not arm quit: the next ctrl+c would end the session.
             await self.outbox.submit(InterruptOp())

@@ -1,5 +1,6 @@
 """Backtrack: Esc Esc on an empty composer walks back through the user's messages; Enter
-puts the chosen one in the composer, and sending it forks the conversation from there."""
+reverts the conversation to before the chosen one (a forked session, as 0.169 rewinds) and
+puts it in the composer to edit and send again."""
 
 from __future__ import annotations
 
@@ -34,6 +35,10 @@ class BacktrackHost(Protocol):
         """Close the completion popup (and re-sync the composer's key capture)."""
         ...
 
+    def revert_to(self, index: int, text: str) -> None:
+        """Fork the conversation before user message `index`, with `text` in the composer."""
+        ...
+
 
 class Backtrack:
     """Selection state over the session's user messages (0-based, oldest first)."""
@@ -45,8 +50,6 @@ class Backtrack:
         self.armed = False
         self.active = False
         self.index: int | None = None
-        self.fork_from: int | None = None
-        """Set after Enter: the next submission forks before this user message."""
 
     def add(self, text: str, cell: UserCell) -> None:
         """A user message joined the transcript."""
@@ -81,11 +84,7 @@ class Backtrack:
         elif key == "enter" and self.index is not None:
             chosen = self.index
             self.cancel()
-            self.fork_from = chosen
-            composer = self.host.composer
-            composer.load_text(self.messages[chosen])
-            composer.move_cursor(composer.document.end)
-            self._footer()
+            self.host.revert_to(chosen, self.messages[chosen])
         else:
             self.cancel()
 
@@ -96,11 +95,6 @@ class Backtrack:
         self.armed = False
         self.index = None
         self.host.hide_completion()
-        self._footer()
-
-    def forget_fork(self) -> None:
-        """The composer was cleared: the next message continues the conversation."""
-        self.fork_from = None
         self._footer()
 
     def _select(self, index: int) -> None:
@@ -127,7 +121,5 @@ class Backtrack:
             footer.set_mode(f"backtrack {(self.index or 0) + 1}/{total}")
         elif self.armed:
             footer.set_mode("esc-armed")
-        elif self.fork_from is not None:
-            footer.set_mode("editing")
         else:
             footer.set_mode(None)

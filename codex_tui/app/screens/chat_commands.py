@@ -97,6 +97,8 @@ class AppRequest:
     name: AppRequestName
     fork_at: int | None = None
     text: str | None = None
+    draft: str | None = None
+    """For a fork: text for the new session's composer (the message being edited)."""
     model: str | None = None
     effort: str | None = None
 

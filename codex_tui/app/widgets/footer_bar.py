@@ -9,7 +9,6 @@ from textual.widget import Widget
 Hint = tuple[str, str]
 MODE_HINTS: dict[str, list[Hint]] = {
     "esc-armed": [("esc", "again to edit a previous message")],
-    "editing": [("⏎", "send (forks the conversation here)"), ("ctrl+c", "cancel the edit")],
 }
 BACKTRACK_HINTS: list[Hint] = [
     ("esc ↑", "older"),
@@ -65,7 +64,7 @@ class FooterBar(Widget):
         self.refresh()
 
     def set_mode(self, mode: str | None) -> None:
-        """`esc-armed`, `editing`, `backtrack N/M`, or None for the usual hints."""
+        """`esc-armed`, `backtrack N/M`, or None for the usual hints."""
         self.mode = mode
         self.refresh()
 
