@@ -21,6 +21,7 @@ from codex_core.rollout.replay import reconstruct
 from codex_tui.app.codex_app import CodexApp
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.pager import PagerScreen
+from codex_tui.app.widgets.cells.agent_cell import AgentCell
 from codex_tui.app.widgets.cells.patch_cell import PatchCell
 from codex_tui.app.widgets.composer import Composer
 from codex_tui.app.widgets.footer_bar import FooterBar
@@ -131,3 +132,34 @@ async def test_ctrl_c_clears_a_draft_that_up_brings_back() -> None:
         await settle(pilot)
         assert composer.text == "a long draft"
         assert boot.core.ops_of(UserInputOp) == []
+
+
+def cell_text(cell: AgentCell) -> str:
+    return "\n".join(cell.render_line(y).text.rstrip() for y in range(cell.size.height))
+
+
+async def test_markdown_links_show_their_url_and_ordered_lists_keep_their_dots() -> None:
+    app, boot = app_with()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        answer = "Read the [docs](https://example.com/docs).\n\n1. first\n2. second\n"
+        boot.core.emit(AgentMessageEvent(message=answer))
+        await settle(pilot, boot.core)
+        shown = cell_text(app.screen.query_one(AgentCell))
+        assert "Read the docs (https://example.com/docs)." in shown
+        assert "1. first" in shown and "2. second" in shown
+
+
+async def test_ctrl_t_transcript_wraps_long_lines() -> None:
+    app, boot = app_with()
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        long = "start " + "middle " * 20 + "THE-TAIL"
+        boot.core.emit(UserMessageEvent(message=long))
+        await settle(pilot, boot.core)
+        await pilot.press("ctrl+t")
+        await settle(pilot)
+        text = app.screen.query_one("#pager-text")
+        assert text.size.width <= 60
+        rows = [text.render_line(y).text for y in range(text.size.height)]
+        assert any("THE-TAIL" in row for row in rows)

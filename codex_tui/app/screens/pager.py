@@ -1,4 +1,5 @@
-"""A full-screen pager (the Ctrl+T transcript, `/diff`, the warnings list): scroll, `/` search."""
+"""A full-screen pager (the Ctrl+T transcript, `/diff`, the warnings list): long lines wrap;
+scroll, `/` search."""
 
 from __future__ import annotations
 
@@ -112,9 +113,16 @@ class PagerScreen(Screen[None]):
         if self.matches:
             self.current = (self.current + step) % len(self.matches)
             body = self.query_one("#pager-body", VerticalScroll)
-            body.scroll_to(y=max(0, self._current_line() - 2), animate=False)
+            y = self._screen_row(self._current_line(), body.scrollable_content_region.width)
+            body.scroll_to(y=max(0, y - 2), animate=False)
         self.query_one("#pager-text", Static).update(self._body())
         self.query_one("#pager-hints", Static).update(self._hints())
+
+    def _screen_row(self, index: int, width: int) -> int:
+        """The row line `index` starts on, long lines above it wrapped at `width`."""
+        if width <= 0:
+            return index
+        return sum(max(1, len(line.wrap(width))) for line in self.lines[:index])
 
     def action_top(self) -> None:
         """Home."""
