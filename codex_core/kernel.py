@@ -182,6 +182,8 @@ class Kernel:
     backoff: Callable[[int, float | None], float] = default_backoff
     between_requests: Callable[[], Awaitable[None]] | None = None
     """Run after a round of tool outputs, before the follow-up request (mid-turn compaction)."""
+    context_after_call: Callable[[], list[ResponseItem]] | None = None
+    """Items to record right before a call's output (what the user's hooks added)."""
 
     async def run_turn(
         self, history: list[ResponseItem], new_items: list[ResponseItem]
@@ -223,7 +225,8 @@ class Kernel:
             except Exception as err:  # the kernel boundary: a tool bug must not wedge the turn
                 log.exception("tool %s (call %s) raised", call.name, call.call_id)
                 text = f"tool {call.name} failed: {type(err).__name__}: {err}"
-            self._commit(history, [call.output_item(text)])
+            extra = self.context_after_call() if self.context_after_call is not None else []
+            self._commit(history, [*extra, call.output_item(text)])
 
     def _paired_input(self, history: list[ResponseItem]) -> list[ResponseItem]:
         """The prompt input, with the pairing invariant repaired (and logged) if broken."""

@@ -28,3 +28,5 @@ class ConfigOverrides:
     base_instructions: str | None = None
     search: bool = False
     """`--search`: live web search (`web_search = "live"`)."""
+    bypass_hook_trust: bool = False
+    """`--dangerously-bypass-hook-trust`: enabled hooks run without recorded trust."""

@@ -137,6 +137,8 @@ def resolve_config(
         web_search="live" if overrides.search else (toml.web_search or "cached"),
         update_plan_tool=toml.tools.update_plan.enabled,
         skills=dict(toml.skills),
+        hooks=dict(toml.hooks),
+        bypass_hook_trust=overrides.bypass_hook_trust,
         model_reasoning_effort=layers.get("model_reasoning_effort"),
         model_reasoning_summary=summary or "auto",
         model_verbosity=layers.get("model_verbosity"),

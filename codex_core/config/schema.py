@@ -165,6 +165,8 @@ class ConfigToml(_Table):
     web_search: WebSearchMode | None = None
     tools: ToolsToml = Field(default_factory=ToolsToml)
     skills: dict[str, Any] = Field(default_factory=dict)
+    hooks: dict[str, Any] = Field(default_factory=dict)
+    """`[hooks]`: inline hook groups per event and `[hooks.state."<key>"]` trust records."""
     """`[skills]`: `bundled.enabled`, `[[skills.config]]` entries (read by `codex_core.skills`)."""
 
 

@@ -102,18 +102,22 @@ class Config:
     update_plan_tool: bool = False
     """`[tools.update_plan] enabled`: offer `update_plan` to the model."""
     skills: dict[str, Any] = field(default_factory=dict)
+    hooks: dict[str, Any] = field(default_factory=dict)
+    """The `[hooks]` table: inline hooks and their trust (see `codex_core.hooks`)."""
+    bypass_hook_trust: bool = False
+    """`--dangerously-bypass-hook-trust` was given."""
     """The `[skills]` table: which skills are turned off (see `codex_core.skills`)."""
     base_instructions: str | None = None
     profile: str | None = None
     ephemeral: bool = False
     """`codex exec --ephemeral`: the session writes no rollout file."""
+    thread_source: str = "user"
+    """`codex exec --thread-source`: the `thread_source` a new session records (the SDKs' own
+    classification, as Codex 0.169 keeps it in `session_meta` and `state_5`)."""
     warnings: list[str] = field(default_factory=list)
     model_providers: dict[str, ModelProviderInfo] = field(default_factory=dict)
 
     def project_trust_level(self, path: Path | None = None) -> str | None:
-    thread_source: str = "user"
-    """`codex exec --thread-source`: the `thread_source` a new session records (the SDKs' own
-    classification, as Codex 0.169 keeps it in `session_meta` and `state_5`)."""
         """The trust level recorded for `path` (default: cwd) or its nearest listed ancestor.
 
         A git worktree also inherits the trust of its main repository.

@@ -84,7 +84,14 @@ def _register_call(
         return await call_mcp_tool(ctx, call, info, manager)
 
     registry.register(
-        ToolEntry(key, handler, _fixed(spec) if spec else None, mutating=True, approval="mcp")
+        ToolEntry(
+            key,
+            handler,
+            _fixed(spec) if spec else None,
+            mutating=True,
+            approval="mcp",
+            hook_name=f"mcp__{info.server}__{info.tool}",
+        )
     )
 
 

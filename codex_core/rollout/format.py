@@ -73,6 +73,7 @@ INJECTED_PREFIXES = (
     "<user_shell_command>",
     "<turn_aborted>",
     "<skill>",
+    "<hook_prompt",
 )
 
 _NAME_RE = re.compile(

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from codex_core.config import Config
     from codex_core.exec.shell_snapshot import ShellSnapshot
     from codex_core.execpolicy import RuleSet
+    from codex_core.hooks.engine import SessionHooks
     from codex_core.mcp.manager import McpConnectionManager
     from codex_core.protocol import (
         EventMsg,
@@ -52,6 +53,7 @@ class TurnHost(Protocol):
     shell_snapshot: ShellSnapshot
     undo: UndoStack
     skills: SessionSkills
+    hooks: SessionHooks | None
     last_usage: TokenUsage | None
 
     def emit(self, sub_id: str, msg: EventMsg) -> None:

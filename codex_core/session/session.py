@@ -62,6 +62,7 @@ from codex_core.turn_context import TurnContext
 from codex_core.unified_exec.manager import ProcessManager
 
 if TYPE_CHECKING:
+    from codex_core.hooks.engine import SessionHooks
     from codex_core.mcp.elicitation import PendingElicitations
     from codex_core.mcp.manager import McpConnectionManager
 
@@ -130,6 +131,7 @@ class Session(TokenAccounting):
         """Commands started with `exec_command`: kept across turns, killed at shutdown."""
         self.shell_snapshot = ShellSnapshot(create_env(config.shell_environment_policy))
         self.skills = SessionSkills(config)
+        self.hooks: SessionHooks | None = None
         """The login shell, run once in the background; `bash -lc` commands replay it."""
 
     @property
@@ -250,15 +252,13 @@ class Session(TokenAccounting):
         """Queue an event for the frontend and record it."""
         if isinstance(msg, TaskCompleteEvent | TurnAbortedEvent):
             self._turn_ended = True  # only its epilogue (flush, index) is left to run
-        self._events.put_nowait(Event(id=sub_id, msg=msg))
-        self.storage.record_event(msg)
         if isinstance(msg, TurnAbortedEvent) and msg.reason == "interrupted":
             self._record_turn_aborted()
+        self._events.put_nowait(Event(id=sub_id, msg=msg))
+        self.storage.record_event(msg)
         for warning in self.storage.drain_warnings():
             self._events.put_nowait(Event(id=sub_id, msg=WarningEvent(message=warning)))
 
-    async def _submission_loop(self) -> None:
-        while True:
     def _record_turn_aborted(self) -> None:
         """Tell the model, from its next request on, that the user cut the turn off (turn
         interrupt, ACP cancel, Ctrl+C, Esc on an approval), as Codex 0.169 records it."""
@@ -268,6 +268,8 @@ class Session(TokenAccounting):
         self.history.append(marker)
         self.storage.record_items([marker])
 
+    async def _submission_loop(self) -> None:
+        while True:
             sub = await self._ops.get()
             try:
                 if await self._handle(sub):
@@ -381,10 +383,10 @@ class Session(TokenAccounting):
 
     def _start_turn(self, sub: Submission) -> None:
         runner = self._runner
-        work = runner.run_compact(sub) if isinstance(sub.op, CompactOp) else runner.run_turn(sub)
-        self._turn_ended = False
         if not isinstance(sub.op, CompactOp):
             runner.steered.start()  # a steer sent right after the turn's op joins it
+        work = runner.run_compact(sub) if isinstance(sub.op, CompactOp) else runner.run_turn(sub)
+        self._turn_ended = False
         self._active_sub = sub.id
         self._active = asyncio.get_running_loop().create_task(work)
         self._active.add_done_callback(lambda _task: self._turn_finished())

@@ -17,7 +17,7 @@ from codex_core.apply_patch import TurnDiffTracker
 from codex_core.client import ModelClientError, ToolSpec
 from codex_core.config.shell_env import create_env
 from codex_core.instructions import base_instructions
-from codex_core.kernel import Kernel, ToolCall, ToolOutput
+from codex_core.kernel import Kernel, ToolCall, ToolHost, ToolOutput
 from codex_core.model_family import exec_tool_style, offers_update_plan
 from codex_core.protocol import (
     ErrorEvent,
@@ -41,6 +41,7 @@ from codex_core.session.inputs import (
 )
 from codex_core.session.kernel_host import SessionKernelHost
 from codex_core.session.steer import SteeredInput, joining_between_requests, run_steered
+from codex_core.session.turn_hooks import MAX_STOP_CONTINUATIONS, TurnHooks, session_hooks
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import FatalToolError, RespondToModel, TurnAbortRequested
 from codex_core.tools.registry import ToolRegistry
@@ -69,19 +70,22 @@ class AfterSnapshot:
     """A ToolHost that runs tools that may change files only once the turn's work-tree
     snapshot is taken (as the Codex CLI gates mutating tools); read-only ones go at once."""
 
-    def __init__(self, router: ToolRouter, snapshot: asyncio.Task[None]) -> None:
-        self.router = router
+    def __init__(
+        self, tools: ToolHost, registry: ToolRegistry, snapshot: asyncio.Task[None]
+    ) -> None:
+        self.tools = tools
+        self.registry = registry
         self.snapshot = snapshot
 
     async def call(self, call: ToolCall) -> ToolOutput:
         """Wait for the snapshot if needed (an interrupt cancels the wait, not it), then run."""
         if not self.snapshot.done() and self._mutating(call):
             await asyncio.shield(self.snapshot)
-        return await self.router.call(call)
+        return await self.tools.call(call)
 
     def _mutating(self, call: ToolCall) -> bool:
         try:
-            return self.router.registry.lookup(call).mutating
+            return self.registry.lookup(call).mutating
         except RespondToModel:  # an unknown tool: the router answers it
             return False
 
@@ -109,7 +113,21 @@ class TurnRunner:
             emit(ErrorEvent(message=str(err)))
             return
         s.storage.record_turn_context(turn)
+        loaded = await session_hooks(s, emit)  # its warnings come before the turn, as 0.169's
         emit(TaskStartedEvent(model_context_window=s.effective_context_window()))
+        try:
+            hooks = TurnHooks(s, loaded, turn, emit)
+            opening: list[ResponseItem] = []
+            if not hooks.hooks.started:
+                hooks.hooks.started = True
+                opening = await hooks.session_start("resume" if s.history else "startup")
+            dropped, after_prompt = await hooks.prompt(text)
+        except asyncio.CancelledError:
+            emit(TurnAbortedEvent(reason="interrupted"))
+            return
+        if dropped:  # as 0.169: no request, the prompt is not recorded, the turn ends
+            emit(TaskCompleteEvent(last_agent_message=None))
+            return
         emit(UserMessageEvent(message=text, images=images or None))
         # The work-tree snapshot for /undo (~300 ms on 100k files) runs beside the first
         # request; tools wait for it, so nothing changes files before it is taken.
@@ -139,7 +157,11 @@ class TurnRunner:
 
         kernel = Kernel(
             model=client,
-            tools=AfterSnapshot(ToolRouter(self.tool_context(sub.id, turn), registry), snapshot),
+            tools=AfterSnapshot(
+                hooks.tools(ToolRouter(self.tool_context(sub.id, turn), registry), registry),
+                registry,
+                snapshot,
+            ),
             host=SessionKernelHost(s, sub.id),
             instructions=instructions,
             tool_specs=tool_specs,
@@ -153,17 +175,27 @@ class TurnRunner:
                 s.storage.record_items,
                 compactor.between_requests,
             ),
+            context_after_call=hooks.take_context,
         )
         try:
             if compactor.needed():  # before the new message joins: it survives in full
                 await compactor.run()
             await s.skills.load(turn.cwd, emit)
-            new_items = [*self._context_items(turn, emit), message, *s.skills.mentioned(text)]
+            context = [*self._context_items(turn, emit), *opening]
+            new_items = [*context, message, *after_prompt, *s.skills.mentioned(text)]
             self.steered.start()
             try:
                 result = await run_steered(
                     kernel, s.history, new_items, self.steered, turn.cwd, emit
                 )
+                for round_ in range(MAX_STOP_CONTINUATIONS):
+                    follow_up = await hooks.stop(result.last_agent_message, round_ > 0)
+                    if not follow_up:
+                        break
+                    more = await kernel.run_turn(s.history, follow_up)
+                    result.usage = result.usage + more.usage
+                    result.requests += more.requests
+                    result.last_agent_message = more.last_agent_message
             finally:  # the snapshot is part of the turn: it ends before the turn's last event
                 await asyncio.shield(snapshot)
         except asyncio.CancelledError:

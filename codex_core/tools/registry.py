@@ -31,6 +31,8 @@ class ToolEntry:
     """None for tools the model may call but that are not offered (aliases, `local_shell`)."""
     mutating: bool
     approval: ApprovalPath
+    hook_name: str | None = None
+    """The name hooks see (`mcp__<server>__<tool>`); None: the hooks' name for the built-in."""
 
 
 @dataclass

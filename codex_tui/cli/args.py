@@ -62,4 +62,11 @@ def add_common_flags(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run every command without sandbox or approval (only in an isolated environment)",
     )
+    parser.add_argument(
+        "--dangerously-bypass-hook-trust",
+        dest="bypass_hook_trust",
+        action="store_true",
+        help="run enabled hooks without recorded trust, for this run only (DANGEROUS: only "
+        "for automation that vets hook sources itself)",
+    )
     parser.add_argument("--debug", action="store_true", help="print tracebacks and debug logs")

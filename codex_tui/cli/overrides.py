@@ -24,6 +24,7 @@ def overrides_from_args(ns: argparse.Namespace, *, approval: str | None) -> Conf
         profile=ns.profile,
         oss=bool(ns.oss),
         search=bool(getattr(ns, "search", False)),
+        bypass_hook_trust=bool(getattr(ns, "bypass_hook_trust", False)),
     )
 
 

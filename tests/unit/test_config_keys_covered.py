@@ -57,6 +57,7 @@ EFFECT_TESTS: dict[str, str] = {
     "shell_environment_policy.include_only": "tests/unit/test_shell_env_policy.py::test_shell_env_include_only_applies_last",
     "shell_environment_policy.inherit": "tests/unit/test_shell_env_policy.py::test_shell_env_core_keeps_only_core_variables",
     "shell_environment_policy.set": "tests/unit/test_shell_env_policy.py::test_shell_env_none_starts_empty_and_set_adds",
+    "hooks": "tests/e2e/test_hooks.py::test_hooks_untrusted_skip_silently_trusted_run_changed_stop",
     "skills": "tests/e2e/test_skills.py::test_skills_turned_off_by_config_are_neither_listed_nor_injected",
     "tools.update_plan.enabled": "tests/context/test_plan_offering.py::test_update_plan_offered_only_when_tools_update_plan_enabled",
     "tui.notifications": "tests/tui/test_pilot_commands.py::test_notification_is_sent_when_unfocused_and_enabled",

@@ -1,0 +1,77 @@
+"""Loading a session's hooks: the user's `hooks.json` and config.toml, a trusted project's.
+
+Both user sources load when both exist, with 0.169's warning; a project's
+`.codex/hooks.json` only when the project is trusted (silently ignored otherwise). The
+order of the list is 0.169's display order: by event, then source, group and handler.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from codex_core.hooks.catalog import EVENTS, HookCatalog, hooks_from_table
+
+HOOKS_FILE = "hooks.json"
+_EVENT_ORDER = {name: index for index, name in enumerate(EVENTS)}
+
+
+def load_hooks(
+    codex_home: Path,
+    config_hooks: Mapping[str, Any],
+    project_root: Path | None,
+) -> HookCatalog:
+    """Every hook for a session.
+
+    Args:
+        codex_home: CODEX_HOME (its `hooks.json`, and `config.toml` for inline hooks).
+        config_hooks: The `[hooks]` table of the user's config.toml (events and `state`).
+        project_root: A trusted project's root, whose `.codex/hooks.json` joins; None if
+            the project is not trusted.
+    """
+    catalog = HookCatalog()
+    state = config_hooks.get("state")
+    if isinstance(state, Mapping):
+        catalog.state = {str(k): v for k, v in state.items() if isinstance(v, Mapping)}
+    user_file = codex_home / HOOKS_FILE
+    from_file = _read_hooks_file(user_file, catalog)
+    inline = {k: v for k, v in config_hooks.items() if k != "state"}
+    if from_file is not None:
+        hooks_from_table(from_file, "user", user_file, catalog)
+    if inline:
+        hooks_from_table(inline, "user", codex_home / "config.toml", catalog)
+    if from_file and inline:
+        catalog.warnings.append(
+            f"loading hooks from both {user_file} and {codex_home / 'config.toml'}; "
+            "prefer a single representation for this layer"
+        )
+    if project_root is not None:
+        project_file = project_root / ".codex" / HOOKS_FILE
+        from_project = _read_hooks_file(project_file, catalog)
+        if from_project is not None:
+            hooks_from_table(from_project, "project", project_file, catalog)
+    catalog.hooks.sort(key=lambda h: (_EVENT_ORDER[h.event.name], h.source != "user"))
+    return catalog
+
+
+def _read_hooks_file(path: Path, catalog: HookCatalog) -> Mapping[str, Any] | None:
+    """The `hooks` table of a hooks.json, None when there is none; a bad file is one warning."""
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return None
+    except OSError as err:
+        catalog.warnings.append(f"{path}: cannot read it ({err.strerror}); its hooks do not run")
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError as err:
+        catalog.warnings.append(f"{path}: invalid JSON ({err}); its hooks do not run")
+        return None
+    hooks = data.get("hooks") if isinstance(data, dict) else None
+    if not isinstance(hooks, dict):
+        catalog.warnings.append(f"{path}: no `hooks` object; its hooks do not run")
+        return None
+    return hooks
