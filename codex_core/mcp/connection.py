@@ -35,6 +35,8 @@ logging.getLogger("mcp").setLevel(logging.CRITICAL)
 stderr_log = logging.getLogger("codex_core.mcp.stderr")
 
 _T = TypeVar("_T")
+Elicit = Callable[[str, types.ElicitRequestParams], Awaitable[types.ElicitResult]]
+"""Asks the user for what a server's `elicitation/create` wants: (server, params) → answer."""
 Status = Literal["starting", "ready", "failed", "exited", "stopped"]
 STOP_GRACE_SEC = 5.0
 
@@ -47,9 +49,15 @@ class ServerConnection:
     """A running (or failed) server; `ready` is set once it is usable or has failed."""
 
     def __init__(
-        self, name: str, config: McpServerConfig, environ: Mapping[str, str], cwd: str
+        self,
+        name: str,
+        config: McpServerConfig,
+        environ: Mapping[str, str],
+        cwd: str,
+        elicit: Elicit | None = None,
     ) -> None:
         self.name = name
+        self._elicit = elicit
         self.config = config
         self.status: Status = "starting"
         self.error: str | None = None
@@ -90,8 +98,10 @@ class ServerConnection:
                         read,
                         write,
                         client_info=types.Implementation(
-                            name="codex-mcp-client", version=__version__
+                            name="codex-mcp-client", title="Codex", version=__version__
                         ),
+                        # Given a callback, the SDK advertises elicitation (form and url).
+                        elicitation_callback=self._on_elicit if self._elicit else None,
                     )
                 )
                 try:
@@ -129,6 +139,16 @@ class ServerConnection:
                 if self.status == "exited":
                     self.error = "the server exited"
             self.ready.set()
+
+    async def _on_elicit(
+        self, context: Any, params: types.ElicitRequestParams
+    ) -> types.ElicitResult | types.ErrorData:
+        assert self._elicit is not None
+        try:
+            return await self._elicit(self.name, params)
+        except Exception:  # noqa: BLE001 (the server gets an answer whatever happens)
+            log.debug("elicitation from %s failed", self.name, exc_info=True)
+            return types.ElicitResult(action="cancel")
 
     def _fail(self, message: str) -> None:
         if self.status == "ready":

@@ -12,14 +12,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from mcp import ClientSession, types
 
 from codex_core.config.types import McpServerConfig
 from codex_core.mcp.approval import ApprovalMode
-from codex_core.mcp.connection import McpCallError, ServerConnection
+from codex_core.mcp.connection import Elicit, McpCallError, ServerConnection
 from codex_core.mcp.launch import ToolFilter, startup_timeout, tool_timeout
 from codex_core.mcp.schema import clean_input_schema
 from codex_core.mcp.specs import McpToolInfo, assign_names
@@ -54,10 +54,12 @@ class McpConnectionManager:
         environ: Mapping[str, str],
         cwd: str,
         on_failure: Callable[[str, str], None] | None = None,
+        elicit: Elicit | None = None,
     ) -> None:
         self.configs = {name: cfg for name, cfg in servers.items() if cfg.enabled}
         self._connections = {
-            name: ServerConnection(name, cfg, environ, cwd) for name, cfg in self.configs.items()
+            name: ServerConnection(name, cfg, environ, cwd, elicit)
+            for name, cfg in self.configs.items()
         }
         self._on_failure = on_failure
         self._reported: set[str] = set()
@@ -136,7 +138,9 @@ class McpConnectionManager:
                 for tool in conn.tools
                 if allowed.allows(tool.name)
             ]
-            infos.extend(assign_names(name, entries))
+            named = assign_names(name, entries)
+            harmless = {tool.name for tool in conn.tools if _without_side_effects(tool)}
+            infos.extend(replace(i, no_side_effects=i.tool in harmless) for i in named)
         return infos
 
     def instructions(self) -> dict[str, str | None]:
@@ -199,6 +203,13 @@ class McpConnectionManager:
         for waiter in self._waiters:
             waiter.cancel()
         await asyncio.gather(*(c.stop() for c in self._connections.values()))
+
+
+def _without_side_effects(tool: types.Tool) -> bool:
+    """Neither destructive nor reaching the outside world, both hints explicitly false:
+    the Codex CLI 0.169 runs such a tool without asking, as a read-only one."""
+    hints = tool.annotations
+    return bool(hints and hints.destructiveHint is False and hints.openWorldHint is False)
 
 
 def failure_message(server: str, error: str | None) -> str:

@@ -33,6 +33,8 @@ class McpToolInfo:
     parameters: dict[str, Any]
     read_only: bool = False
     title: str | None = None
+    no_side_effects: bool = False
+    """`destructiveHint` and `openWorldHint` both false: runs without asking, as 0.169."""
 
 
 def sanitize_name(name: str) -> str:

@@ -31,7 +31,7 @@ from codex_core.protocol import (
     McpToolCallEndEvent,
 )
 from codex_core.tools.context import ToolContext
-from codex_core.tools.errors import RespondToModel, TurnAbortRequested
+from codex_core.tools.errors import RespondToModel
 from codex_core.tools.registry import ToolEntry, ToolRegistry
 
 Wire = Literal["responses", "chat"]
@@ -138,7 +138,7 @@ async def call_mcp_tool(
     decision = mcp_call_approval(
         policy=ctx.turn.approval_policy,
         mode=manager.approval_mode(server, tool),
-        read_only=info.read_only,
+        read_only=info.read_only or info.no_side_effects,
         full_access=isinstance(ctx.turn.sandbox_policy, DangerFullAccessPolicy),
     )
     if decision == "refuse":
@@ -152,8 +152,9 @@ async def call_mcp_tool(
             None,
         )
         if review == "abort":
-            fail("user cancelled MCP tool call")
-            raise TurnAbortRequested()
+            # 0.169's MCP prompt has no "stop the turn" answer: cancelling tells the model
+            # and the turn goes on (an interrupt still stops it).
+            return fail("user cancelled MCP tool call")
         if review not in ("approved", "approved_for_session"):
             return fail("user rejected MCP tool call")
         if review == "approved_for_session":

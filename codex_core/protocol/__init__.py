@@ -29,6 +29,11 @@ from codex_core.protocol.common import (
     WorkspaceWritePolicy,
     sandbox_policy_from_mode,
 )
+from codex_core.protocol.elicitation import (
+    ElicitationAction,
+    ElicitationRequestEvent,
+    ResolveElicitationOp,
+)
 from codex_core.protocol.event_groups import (
     ApprovalEvent,
     ApprovalRequestEvent,
@@ -166,6 +171,9 @@ __all__ = [
     "HookEvent",
     "HookRun",
     "HookStartedEvent",
+    "ElicitationAction",
+    "ElicitationRequestEvent",
+    "ResolveElicitationOp",
     "EVENT_MSG",
     "ErrorEvent",
     "Event",

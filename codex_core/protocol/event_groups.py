@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
+from codex_core.protocol.elicitation import ElicitationRequestEvent
 from codex_core.protocol.events import (
     AgentMessageDeltaEvent,
     AgentReasoningDeltaEvent,
@@ -38,8 +39,11 @@ OpReplyEvent: TypeAlias = (
     | ListBackgroundTerminalsResponseEvent
     | BackgroundTerminalsStoppedEvent
     | ShutdownCompleteEvent
+    | ElicitationRequestEvent
 )
-"""Answers to ops only an interactive client sends: history, `/mcp`, `/ps`, `/stop`, shutdown."""
+"""Answers to ops only an interactive client sends (history, `/mcp`, `/ps`, `/stop`,
+shutdown), and an MCP server's question for the user, which no transcript shows: the
+frontends that answer it (`exec`, the app-server, ACP, the TUI) do so before rendering."""
 
 DeltaEvent: TypeAlias = (
     AgentMessageDeltaEvent

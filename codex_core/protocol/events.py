@@ -17,6 +17,7 @@ from codex_core.protocol.common import (
     TokenUsageInfo,
     _Model,
 )
+from codex_core.protocol.elicitation import ElicitationRequestEvent
 from codex_core.protocol.hook_events import HookCompletedEvent, HookStartedEvent
 from codex_core.protocol.tool_events import (
     McpToolCallBeginEvent,
@@ -367,7 +368,8 @@ EventMsg = Annotated[
     | GetHistoryEntryResponseEvent
     | ShutdownCompleteEvent
     | HookStartedEvent
-    | HookCompletedEvent,
+    | HookCompletedEvent
+    | ElicitationRequestEvent,
     Field(discriminator="type"),
 ]
 EVENT_MSG: TypeAdapter[EventMsg] = TypeAdapter(EventMsg)

@@ -15,6 +15,7 @@ from codex_core.protocol.common import (
     SandboxPolicy,
     _Model,
 )
+from codex_core.protocol.elicitation import ResolveElicitationOp
 
 
 class UserTurnOp(_Model):
@@ -159,7 +160,8 @@ Op = Annotated[
     | ListBackgroundTerminalsOp
     | TerminateBackgroundTerminalOp
     | CleanBackgroundTerminalsOp
-    | ShutdownOp,
+    | ShutdownOp
+    | ResolveElicitationOp,
     Field(discriminator="type"),
 ]
 

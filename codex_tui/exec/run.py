@@ -9,8 +9,10 @@ from typing import Any, Protocol
 
 from codex_core.config import Config
 from codex_core.protocol import (
+    ElicitationRequestEvent,
     Event,
     LocalImageInput,
+    ResolveElicitationOp,
     ShutdownCompleteEvent,
     ShutdownOp,
     TextInput,
@@ -57,6 +59,15 @@ async def run_exec_session(
     try:
         while True:
             event = await session.next_event()
+            if isinstance(event.msg, ElicitationRequestEvent):
+                # Nobody can fill a form here: decline at once, as the Codex CLI 0.169 does.
+                await session.submit(
+                    ResolveElicitationOp(
+                        server_name=event.msg.server_name,
+                        request_id=event.msg.id,
+                        decision="decline",
+                    )
+                )
             processor.handle(event)
             if isinstance(event.msg, TurnEndEvent):
                 break

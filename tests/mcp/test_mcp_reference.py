@@ -166,3 +166,41 @@ def test_git_server_schema_keeps_min_items_with_sorted_properties(
         '{"type":"object","properties":{"files":{"type":"array","items":{"type":"string"},'
         '"minItems":1},"repo_path":{"type":"string"}},"required":["repo_path","files"]}'
     )
+
+
+def test_exec_declines_elicitation_and_runs_tools_without_side_effects(
+    codex_bin: Path,
+    model_server: ModelServer,
+    codex_home: Path,
+    tmp_path: Path,
+    reference_servers: ReferenceServers,
+) -> None:
+    write_config(codex_home, reference_servers.toml("everything", reference_servers.everything))
+    model_server.add(
+        namespace_call("mcp__everything", "trigger_elicitation_request", {}, "elicit"),
+        namespace_call("mcp__everything", "toggle_simulated_logging", {}, "harmless"),
+        namespace_call(
+            "mcp__everything", "trigger_url_elicitation", {"url": "https://example.com/"}, "open"
+        ),
+        turn(message("done")),
+    )
+    done, _ = run_exec(codex_bin, model_server, tmp_path)
+    assert done.returncode == 0, done.stderr
+    namespace = next(
+        t for t in model_server.requests[0].body["tools"] if t.get("name") == "mcp__everything"
+    )
+    names = [t["name"] for t in namespace["tools"]]  # offered only to clients that elicit
+    assert {"trigger_elicitation_request", "trigger_url_elicitation"} <= set(names)
+    outputs = outputs_by_call(model_server)
+    assert without_wall_time(outputs["elicit"]) == [
+        {"type": "input_text", "text": "❌ User declined to provide the requested information."},
+        {"type": "input_text", "text": '\nRaw result: {\n  "action": "decline"\n}'},
+    ]
+    # destructiveHint and openWorldHint both false: runs under `never`, as in 0.169.
+    assert without_wall_time(outputs["harmless"])[0]["text"].startswith("Started simulated")
+    assert without_wall_time(outputs["open"]) == [
+        {
+            "type": "input_text",
+            "text": "MCP tool call requires approval, but approval policy is never",
+        }
+    ]

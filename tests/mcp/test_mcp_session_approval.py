@@ -80,3 +80,13 @@ async def test_an_mcp_tool_approved_for_the_session_is_not_asked_again() -> None
         await call_mcp_tool(ctx, call(call_id), INFO, cast(McpConnectionManager, manager))
     assert len(cast(Any, ctx).asked) == 1 and manager.calls == 2
     assert approvals.mcp_tools == {("srv", "wipe")} and not approvals.commands
+
+
+async def test_cancelling_an_mcp_approval_tells_the_model_and_the_turn_goes_on() -> None:
+    """0.169's MCP prompt has no "stop the turn" answer: Esc (abort) cancels the call only."""
+    ctx = context(SessionApprovals(), ["abort"])
+    manager = Manager()
+    output = await call_mcp_tool(ctx, call("m1"), INFO, cast(McpConnectionManager, manager))
+    assert manager.calls == 0
+    assert isinstance(output, list)
+    assert output[1] == {"type": "input_text", "text": "user cancelled MCP tool call"}

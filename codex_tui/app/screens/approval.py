@@ -31,6 +31,8 @@ class ApprovalAnswer:
 
     decision: ReviewDecision
     remember_prefix: list[str] | None = None
+    interrupt: bool = False
+    """Ctrl+C: stop the turn too (an MCP call's cancel alone lets it go on)."""
 
 
 class ApprovalScreen(ModalScreen[ApprovalAnswer]):
@@ -38,7 +40,9 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
 
     Keys as in the Codex CLI: y approves, a approves for the session, p remembers the
     suggested prefix, d declines and lets the turn go on (`denied`), n / esc / ctrl+c decline
-    and stop the turn so the user can say what to do instead (`abort`).
+    and stop the turn so the user can say what to do instead (`abort`). On an MCP tool call,
+    as in 0.169, esc cancels the call and the turn goes on (the model is told); ctrl+c
+    also stops the turn.
     """
 
     CSS_PATH = "approval.tcss"
@@ -49,7 +53,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
         Binding("n", "decide('abort')", "no", show=False),
         Binding("escape", "decide('abort')", "no", show=False),
         Binding("p", "prefix", "prefix", show=False),
-        Binding("ctrl+c", "decide('abort')", "abort", show=False, priority=True),
+        Binding("ctrl+c", "interrupt", "abort", show=False, priority=True),
     ]
 
     def __init__(self, request: ApprovalRequest, cwd: str | None = None) -> None:
@@ -191,6 +195,10 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             "abort": "abort",
         }
         self.dismiss(ApprovalAnswer(answers.get(decision, "abort")))
+
+    def action_interrupt(self) -> None:
+        """Ctrl+C: abort, and stop the turn."""
+        self.dismiss(ApprovalAnswer("abort", interrupt=True))
 
     def action_prefix(self) -> None:
         """Approve and remember the suggested prefix."""

@@ -11,6 +11,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 
 from codex_core.protocol import (
+    ElicitationRequestEvent,
     Event,
     GetHistoryEntryRequestOp,
     GetHistoryEntryResponseEvent,
@@ -250,6 +251,11 @@ class ChatScreen(Screen[None]):
     def on_approval_request(self, request: ApprovalRequest) -> None:
         """Ask the user (one modal at a time)."""
         self.notify_user("approval-requested", "Codex is waiting for your approval")
+        self.approvals.add(request)
+
+    def on_elicitation_request(self, request: ElicitationRequestEvent) -> None:
+        """An MCP server asks for input (queued with the approvals)."""
+        self.notify_user("approval-requested", "An MCP server is waiting for your input")
         self.approvals.add(request)
 
     def on_history_entry(self, event: GetHistoryEntryResponseEvent) -> None:

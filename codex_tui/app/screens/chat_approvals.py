@@ -1,4 +1,5 @@
-"""The approval requests of a turn, shown one modal at a time in the order they came."""
+"""The approval requests of a turn and MCP servers' questions (elicitations), shown one modal
+at a time in the order they came."""
 
 from __future__ import annotations
 
@@ -8,8 +9,15 @@ from typing import Any, Protocol
 from textual.app import App
 
 from codex_core.frontend.approvals import approval_op
-from codex_core.protocol import Op
+from codex_core.protocol import (
+    ElicitationRequestEvent,
+    ExecApprovalRequestEvent,
+    InterruptOp,
+    Op,
+    ResolveElicitationOp,
+)
 from codex_tui.app.screens.approval import ApprovalAnswer, ApprovalRequest, ApprovalScreen
+from codex_tui.app.screens.elicitation import ElicitationAnswer, ElicitationScreen
 from codex_tui.app.turn_timer import TurnTimer
 
 
@@ -42,10 +50,10 @@ class ApprovalQueue:
 
     def __init__(self, host: ApprovalHost) -> None:
         self.host = host
-        self.waiting: deque[ApprovalRequest] = deque()
+        self.waiting: deque[ApprovalRequest | ElicitationRequestEvent] = deque()
         self.open = False
 
-    def add(self, request: ApprovalRequest) -> None:
+    def add(self, request: ApprovalRequest | ElicitationRequestEvent) -> None:
         """Queue a request; show it now if no other modal is open."""
         self.waiting.append(request)
         if not self.open:
@@ -54,7 +62,7 @@ class ApprovalQueue:
     def drop_all(self) -> None:
         """The turn ended: forget waiting requests and close the open modal."""
         self.waiting.clear()
-        if self.open and isinstance(self.host.app.screen, ApprovalScreen):
+        if self.open and isinstance(self.host.app.screen, ApprovalScreen | ElicitationScreen):
             self.open = False
             self.host.app.pop_screen()
 
@@ -66,6 +74,9 @@ class ApprovalQueue:
         self.open = True
         host.timer.pause()
         host.refresh_status()
+        if isinstance(request, ElicitationRequestEvent):
+            self._elicit(request)
+            return
 
         async def answered(answer: ApprovalAnswer | None) -> None:
             self.open = False
@@ -74,6 +85,32 @@ class ApprovalQueue:
             prefix = answer.remember_prefix if answer is not None else None
             # The session answers with `approval_decision`, which draws the decision line.
             await host.submit_op(approval_op(request, decision, remember_prefix=prefix))
+            if answer is not None and answer.interrupt and _is_mcp(request):
+                await host.submit_op(InterruptOp())  # cancelling an MCP call alone goes on
             self._next()
 
         host.app.push_screen(ApprovalScreen(request, host.cwd), callback=answered)
+
+    def _elicit(self, request: ElicitationRequestEvent) -> None:
+        host = self.host
+
+        async def answered(answer: ElicitationAnswer | None) -> None:
+            self.open = False
+            host.timer.resume()
+            answer = answer or ElicitationAnswer("cancel")
+            await host.submit_op(
+                ResolveElicitationOp(
+                    server_name=request.server_name,
+                    request_id=request.id,
+                    decision=answer.action,
+                    content=answer.content,
+                )
+            )
+            self._next()
+
+        host.app.push_screen(ElicitationScreen(request), callback=answered)
+
+
+def _is_mcp(request: ApprovalRequest) -> bool:
+    """An MCP tool call's approval (`mcp SERVER TOOL ARGS`)."""
+    return isinstance(request, ExecApprovalRequestEvent) and request.command[:1] == ["mcp"]

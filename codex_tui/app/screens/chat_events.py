@@ -65,6 +65,10 @@ class ChatHooks(Protocol):
         """Ask the user (modal)."""
         ...
 
+    def on_elicitation_request(self, request: ev.ElicitationRequestEvent) -> None:
+        """An MCP server asks the user to fill a form (modal)."""
+        ...
+
     def on_history_entry(self, event: ev.GetHistoryEntryResponseEvent) -> None:
         """Hand a history entry to the composer."""
         ...
@@ -177,6 +181,9 @@ class EventApplier:
             case ev.ExecApprovalRequestEvent() | ev.ApplyPatchApprovalRequestEvent():
                 if not replay:
                     hooks.on_approval_request(msg)
+            case ev.ElicitationRequestEvent():
+                if not replay:
+                    hooks.on_elicitation_request(msg)
             case ev.ApprovalDecisionEvent():
                 if msg.call_id not in self.decided:
                     await self.add_decision(msg.call_id, msg.kind, msg.decision, msg.command)
@@ -263,6 +270,8 @@ class EventApplier:
                 cell = NoticeCell("approved", f"You approved {subject} for this session")
             case "denied":
                 cell = NoticeCell("denied", f"You did not approve {subject}; the turn goes on")
+            case "abort" if command and command[0] == "mcp":
+                cell = NoticeCell("denied", f"You cancelled {subject}; the turn goes on")
             case "abort":
                 cell = NoticeCell("denied", f"You cancelled {subject} and stopped the turn")
             case _:
