@@ -44,6 +44,10 @@ class SkillSet:
     roots: list[Path] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     """`failed to load skill <path>: <reason>` and config entries that were ignored."""
+    disabled: list[Skill] = field(default_factory=list)
+    """Skills `[skills]` config turned off (listed by `skills/list`, never to the model)."""
+    errors: list[tuple[Path, str]] = field(default_factory=list)
+    """(SKILL.md, why it could not be loaded)."""
 
 
 def skill_roots(
@@ -95,10 +99,13 @@ def load_skills(
     roots = skill_roots(codex_home, cwd, home, bundled=bundled)
     for root, scope in roots:
         for path in _skill_files(root):
-            skill = _read_skill(path, root, scope, result.problems)
-            if skill is None or str(path) in off_paths or skill.name in off_names:
+            skill = _read_skill(path, root, scope, result)
+            if skill is None:
                 continue
-            found.append(skill)
+            if str(path) in off_paths or skill.name in off_names:
+                result.disabled.append(skill)
+            else:
+                found.append(skill)
     found.sort(key=lambda s: (SCOPE_ORDER[s.scope], s.name, str(s.path)))
     result.skills = found
     used = {s.root for s in found}
@@ -150,21 +157,25 @@ def _skill_files(root: Path, depth: int = 0) -> Iterator[Path]:
             yield from _skill_files(Path(entry.path), depth + 1)
 
 
-def _read_skill(path: Path, root: Path, scope: Scope, problems: list[str]) -> Skill | None:
+def _read_skill(path: Path, root: Path, scope: Scope, result: SkillSet) -> Skill | None:
     try:
         values = parse_frontmatter(path.read_text("utf-8", errors="replace"))
     except FrontmatterError as err:
-        problems.append(f"failed to load skill {path}: {err}")
-        return None
+        return _failed(result, path, str(err))
     except OSError as err:
-        problems.append(f"failed to load skill {path}: {err.strerror or err}")
-        return None
+        return _failed(result, path, str(err.strerror or err))
     description = values.get("description")
     if description is None:
-        problems.append(f"failed to load skill {path}: missing field `description`")
-        return None
+        return _failed(result, path, "missing field `description`")
     description = " ".join(description.split())
     if len(description) > MAX_DESCRIPTION_CHARS:
         description = description[: MAX_DESCRIPTION_CHARS - 3] + "..."
     name = " ".join(values.get("name", "").split()) or path.parent.name
     return Skill(name=name, description=description, path=path, root=root, scope=scope)
+
+
+def _failed(result: SkillSet, path: Path, reason: str) -> Skill | None:
+    """Note why `path` is no skill; None, for `_read_skill` to return."""
+    result.errors.append((path, reason))
+    result.problems.append(f"failed to load skill {path}: {reason}")
+    return None

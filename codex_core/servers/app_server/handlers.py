@@ -16,6 +16,7 @@ from codex_core.protocol import (
     InterruptOp,
     UserTurnOp,
 )
+from codex_core.servers.app_server import extensions
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server import thread_admin as admin
@@ -27,6 +28,7 @@ from codex_core.servers.app_server.model_admin import (
     ThreadSetNameParams,
     TurnSteerParams,
 )
+from codex_core.servers.app_server.model_extensions import HooksListParams, SkillsListParams
 from codex_core.servers.app_server.model_thread import sandbox_from_wire
 from codex_core.servers.app_server.persisted import thread_from_rollout, thread_from_summary
 from codex_core.servers.app_server.threads import (
@@ -289,5 +291,7 @@ METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
     "account/logout": (GetAccountParams, admin.account_logout),
     "account/login/start": (LoginAccountParams, admin.account_login_start),
     "account/login/cancel": (CancelLoginAccountParams, admin.account_login_cancel),
+    "hooks/list": (HooksListParams, extensions.hooks_list),
+    "skills/list": (SkillsListParams, extensions.skills_list),
 }
 """The methods this server implements, in the order `generate-json-schema` lists them."""

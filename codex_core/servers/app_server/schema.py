@@ -9,6 +9,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, create_model
 
 from codex_core.servers.app_server import model_admin as a
+from codex_core.servers.app_server import model_extensions as x
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.handlers import METHODS
@@ -64,8 +65,7 @@ def schema_files() -> dict[str, dict[str, Any]]:
     ]
     files["ClientRequest.json"] = _union_schema("ClientRequest", requests)
     notes = [
-        _envelope(f"{cls.__name__}Message", cls.METHOD, cls, with_id=False)
-        for cls in NOTIFICATIONS
+        _envelope(f"{cls.__name__}Message", cls.METHOD, cls, with_id=False) for cls in NOTIFICATIONS
     ]
     files["ServerNotification.json"] = _union_schema("ServerNotification", notes)
     asks = [
@@ -90,6 +90,8 @@ def schema_files() -> dict[str, dict[str, Any]]:
         "fuzzyFileSearch": m.FuzzyFileSearchResponse,
         "account/read": a.GetAccountResponse,
         "account/login/start": a.LoginAccountResponse,
+        "hooks/list": x.HooksListResponse,
+        "skills/list": x.SkillsListResponse,
     }
     for method, (params, _handler) in METHODS.items():
         if method == "initialize":

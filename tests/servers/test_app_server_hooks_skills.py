@@ -1,0 +1,76 @@
+"""`hooks/list` and `skills/list` through `codex app-server` (issue 25), schema-checked
+against the 0.169 bundle; `hooks/list` matches what `codex-rust app-server` answered for the
+same hooks.json (tests/fixtures/hooks_0169/hooks_list.json)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from codex_core.hooks.sources import load_hooks
+from tests.servers.conftest import AppServerFactory
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "hooks_0169" / "hooks_list.json"
+
+
+def test_app_server_hooks_list_as_0169_lists_them(
+    app_server: AppServerFactory, codex_home: Path, workspace: Path
+) -> None:
+    recorded = json.loads(FIXTURE.read_text())
+    (codex_home / "hooks.json").write_text(json.dumps(recorded["hooks"]))
+    first = load_hooks(codex_home, {}, None).hooks[0]
+    config = codex_home / "config.toml"
+    config.write_text(config.read_text() if config.exists() else "")
+    with config.open("a") as handle:
+        handle.write(f'\n[hooks.state."{first.key}"]\ntrusted_hash = "{first.current_hash}"\n')
+    client = app_server()
+    client.initialize()
+    answer = client.call("hooks/list", {"cwds": [str(workspace)]})["result"]
+    [entry] = answer["data"]
+    assert entry["cwd"] == str(workspace)
+    keep = (
+        "key",
+        "eventName",
+        "matcher",
+        "command",
+        "timeoutSec",
+        "statusMessage",
+        "currentHash",
+        "displayOrder",
+        "enabled",
+        "source",
+    )
+    ours = [{k: h[k] for k in keep} for h in entry["hooks"]]
+    theirs = [
+        {k: (h[k].replace("{CODEX_HOME}", str(codex_home)) if k == "key" else h[k]) for k in keep}
+        for h in recorded["listed"]
+    ]
+    assert ours == theirs
+    assert [h["trustStatus"] for h in entry["hooks"]] == ["trusted"] + ["untrusted"] * 6
+
+
+def test_app_server_skills_list_shows_enabled_disabled_and_broken(
+    app_server: AppServerFactory, codex_home: Path, workspace: Path
+) -> None:
+    for name, description in (("alpha", "first"), ("beta", "second")):
+        folder = codex_home / "skills" / name
+        folder.mkdir(parents=True)
+        (folder / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {description}\n---\n")
+    (codex_home / "skills" / "broken").mkdir()
+    (codex_home / "skills" / "broken" / "SKILL.md").write_text("no frontmatter\n")
+    config = codex_home / "config.toml"
+    existing = config.read_text() if config.exists() else ""
+    config.write_text(existing + '\n[[skills.config]]\nname = "beta"\nenabled = false\n')
+    client = app_server()
+    client.initialize()
+    [entry] = client.call("skills/list", {"cwds": [str(workspace)]})["result"]["data"]
+    assert [(s["name"], s["enabled"], s["scope"]) for s in entry["skills"]] == [
+        ("alpha", True, "user"),
+        ("beta", False, "user"),
+    ]
+    assert entry["errors"] == [
+        {
+            "message": "missing YAML frontmatter delimited by ---",
+            "path": str(codex_home / "skills" / "broken" / "SKILL.md"),
+        }
+    ]
