@@ -10,7 +10,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from codex_core.protocol import ExecApprovalOp, PatchApprovalOp, ReviewDecision, UserMessageEvent
+from codex_core.protocol import (
+    ElicitationRequestEvent,
+    ExecApprovalOp,
+    PatchApprovalOp,
+    ReviewDecision,
+    UserMessageEvent,
+)
+from codex_core.servers.app_server import elicitation
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.model_thread import ActiveStatus
 from codex_core.servers.app_server.threads import LoadedThread, is_shutdown
@@ -46,7 +53,8 @@ _DECISIONS: dict[str, ReviewDecision] = {
 class _Pending:
     thread: LoadedThread
     call_id: str
-    kind: Literal["exec", "patch"]
+    kind: Literal["exec", "patch", "elicitation"]
+    elicitation: ElicitationRequestEvent | None = None
 
 
 def describe_validation_error(err: ValidationError) -> str:
@@ -164,6 +172,9 @@ class AppServer:
                 return
             if isinstance(event.msg, UserMessageEvent) and not loaded.preview:
                 loaded.preview = event.msg.message
+            if isinstance(event.msg, ElicitationRequestEvent):
+                self._elicit(loaded, event.msg, loaded.translator.turn_id_of(event.id))
+                continue
             for out in loaded.translator.translate(event):
                 if isinstance(out, ApprovalAsk):
                     self._ask(loaded, out)
@@ -179,10 +190,22 @@ class AppServer:
         params = ask.params.model_dump(mode="json")
         self._write(server_request(request_id, ask.params.METHOD, params))
 
+    def _elicit(
+        self, loaded: LoadedThread, event: ElicitationRequestEvent, turn_id: str | None
+    ) -> None:
+        request_id = self._next_request_id
+        self._next_request_id += 1
+        self._pending[request_id] = _Pending(loaded, event.id, "elicitation", event)
+        if turn_id is not None:  # as 0.169: the turn waits on the user meanwhile
+            waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
+            self.notify(n.ThreadStatusChangedNotification(threadId=loaded.id, status=waiting))
+        params = elicitation.request_params(event, loaded.id, turn_id)
+        self._write(server_request(request_id, elicitation.METHOD, params))
+
     def _drop_pending(self, loaded: LoadedThread) -> None:
         """Requests of a finished turn are resolved (the session already gave up on them)."""
         for request_id, pending in list(self._pending.items()):
-            if pending.thread is loaded:
+            if pending.thread is loaded and pending.elicitation is None:
                 del self._pending[request_id]
                 self.notify(
                     n.ServerRequestResolvedNotification(threadId=loaded.id, requestId=request_id)
@@ -194,9 +217,22 @@ class AppServer:
         if pending is None or request_id is None:
             log.warning("response to an unknown server request %r", request_id)
             return
+        result = incoming.raw.get("result")
+        if pending.elicitation is not None:  # the server may still wait after the turn
+            resolve = elicitation.answer_op(pending.elicitation, result)
+            asyncio.get_running_loop().create_task(pending.thread.session.submit(resolve))
+            resolved = n.ServerRequestResolvedNotification(
+                threadId=pending.thread.id, requestId=request_id
+            )
+            self.notify(resolved)
+            if pending.elicitation.turn_id is not None:
+                going = ActiveStatus()
+                self.notify(
+                    n.ThreadStatusChangedNotification(threadId=pending.thread.id, status=going)
+                )
+            return
         decision: ReviewDecision = "denied"
         remember: list[str] | None = None
-        result = incoming.raw.get("result")
         try:
             if pending.kind == "exec":
                 answer = n.CommandApprovalResponse.model_validate(result)
