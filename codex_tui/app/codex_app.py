@@ -83,8 +83,10 @@ class CodexApp(App[ExitSummary]):
             path = await self.push_screen_wait(self._picker())
         await self.start_session(path)
 
-    def _picker(self) -> ResumePickerScreen:
-        return ResumePickerScreen(self.boot.sessions(), self.clock, show_all=self.options.show_all)
+    def _picker(self, *, in_app: bool = False) -> ResumePickerScreen:
+        return ResumePickerScreen(
+            self.boot.sessions(), self.clock, show_all=self.options.show_all, in_app=in_app
+        )
 
     async def start_session(self, resume_path: Path | None) -> None:
         """Show a chat screen at once, then create the session (new or resumed) behind it."""
@@ -246,7 +248,7 @@ class CodexApp(App[ExitSummary]):
         await self._replace_session(path)
 
     async def _pick_and_resume(self) -> None:
-        path = await self.push_screen_wait(self._picker())
+        path = await self.push_screen_wait(self._picker(in_app=True))
         if path is not None:
             await self._replace_session(path)
 

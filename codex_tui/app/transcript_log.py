@@ -17,7 +17,6 @@ from codex_core.protocol import (
     McpToolCallEndEvent,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
-    StreamErrorEvent,
     TurnAbortedEvent,
     UserMessageEvent,
     WarningEvent,
@@ -63,7 +62,7 @@ class TranscriptLog:
                 ]
             case ErrorEvent():
                 self._block("■ ", "$error", msg.message, style="$error")
-            case WarningEvent() | StreamErrorEvent():
+            case WarningEvent():
                 self._block("⚠ ", "$warning", msg.message, style="$warning")
             case BackgroundEvent():
                 self._block("• ", "$text-muted", msg.message, style="$text-muted")

@@ -43,8 +43,14 @@ class TurnTimer:
         end = self._paused_at if self._paused_at is not None else self._clock.monotonic()
         return max(0.0, end - self._started - self._paused_total)
 
+    @property
+    def waited(self) -> float:
+        """Seconds spent paused (waiting for approvals) in the turn timed last."""
+        return self._paused_total
+
     def stop(self) -> float:
         """Stop timing; returns the elapsed seconds."""
+        self.resume()
         elapsed = self.elapsed()
         self._started = None
         self._paused_at = None

@@ -6,10 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from textual.widgets import DataTable
+
 from codex_core.protocol import (
     AgentMessageEvent,
+    ErrorEvent,
     EventMsg,
+    ExecApprovalRequestEvent,
     SteerInputOp,
+    StreamErrorEvent,
     TaskCompleteEvent,
     TaskStartedEvent,
     TextInput,
@@ -19,13 +24,18 @@ from codex_core.protocol import (
 from codex_core.rollout.reader import read_rollout
 from codex_core.rollout.replay import reconstruct
 from codex_tui.app.codex_app import CodexApp
+from codex_tui.app.screens.approval import ApprovalScreen
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.pager import PagerScreen
+from codex_tui.app.screens.resume_picker import ResumePickerScreen
 from codex_tui.app.widgets.cells.agent_cell import AgentCell
+from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.cells.patch_cell import PatchCell
+from codex_tui.app.widgets.cells.separator_cell import SeparatorCell
 from codex_tui.app.widgets.composer import Composer
 from codex_tui.app.widgets.footer_bar import FooterBar
 from codex_tui.app.widgets.queued_list import QueuedList
+from codex_tui.app.widgets.status_line import StatusLine
 from codex_tui.app.widgets.transcript import Transcript
 from tests.tui.fake_core import FakeBoot, configured, frozen_clock, options, settle
 
@@ -163,3 +173,71 @@ async def test_ctrl_t_transcript_wraps_long_lines() -> None:
         assert text.size.width <= 60
         rows = [text.render_line(y).text for y in range(text.size.height)]
         assert any("THE-TAIL" in row for row in rows)
+
+
+def notice_texts(app: CodexApp) -> list[str]:
+    return [str(n.render()) for n in app.screen.query(NoticeCell)]
+
+
+async def test_connection_retries_update_one_status_line_and_giving_up_is_one_line() -> None:
+    app, boot = app_with()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        core = boot.core
+        core.emit(TaskStartedEvent(), UserMessageEvent(message="go"))
+        core.emit(*[StreamErrorEvent(message=f"Reconnecting… {n}/4") for n in (1, 2, 3, 4)])
+        await settle(pilot, core)
+        assert notice_texts(app) == []
+        assert app.screen.query_one(StatusLine).header == "Reconnecting… 4/4"
+        core.emit(ErrorEvent(message="stream disconnected before completion"))
+        core.emit(TaskCompleteEvent())
+        await settle(pilot, core)
+        [line] = notice_texts(app)
+        assert "stream disconnected before completion" in line
+
+
+async def test_cancelled_command_wording_and_worked_for_leaves_out_approval_wait() -> None:
+    app, boot = app_with()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        core = boot.core
+        core.emit(TaskStartedEvent(), UserMessageEvent(message="go"))
+        core.emit(ExecApprovalRequestEvent(call_id="c1", command=["pytest", "-q"], cwd="/p"))
+        await settle(pilot, core)
+        assert isinstance(app.screen, ApprovalScreen)
+        app.clock.advance(30)  # type: ignore[attr-defined]
+        await pilot.press("y")
+        await settle(pilot, core)
+        core.emit(TaskCompleteEvent())
+        await settle(pilot, core)
+        [separator] = app.screen.query(SeparatorCell)
+        assert "plus 30s waiting for your approval" in str(separator.render())
+        applier = app.screen.applier  # type: ignore[attr-defined]
+        await applier.add_decision("c2", "exec", "abort", ["pytest", "-q"])
+        await settle(pilot)
+        assert any("You cancelled running pytest -q and stopped" in n for n in notice_texts(app))
+
+
+async def test_in_app_resume_picker_footer_says_esc_goes_back() -> None:
+    app, boot = app_with()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press(*"/resume", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, ResumePickerScreen)
+        hint = str(app.screen.query_one("#picker-hint").render())
+        assert "esc back" in hint and "new session" not in hint
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ChatScreen) and len(boot.starts) == 1
+
+
+async def test_resume_picker_at_60_columns_keeps_the_conversation_column() -> None:
+    app, _ = app_with(show_picker=True)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settle(pilot)
+        table = app.screen.query_one(DataTable)
+        widths = {str(key.value): column.width for key, column in table.columns.items()}
+        assert widths["conversation"] >= 24
+        padding = 2 * table.cell_padding * len(widths)
+        assert sum(widths.values()) + padding <= 60 - 2

@@ -35,6 +35,10 @@ class ApprovalAnswer:
     """Ctrl+C: stop the turn too (an MCP call's cancel alone lets it go on)."""
 
 
+BODY_ROWS = 24
+"""The most rows the command or diff takes before it scrolls."""
+
+
 class ApprovalScreen(ModalScreen[ApprovalAnswer]):
     """Shows the command (with cwd and reason) or the diff, and one key per decision.
 
@@ -177,6 +181,17 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
     def on_mount(self) -> None:
         """Focus the options so arrows and Enter work too."""
         self.query_one(OptionList).focus()
+        self._fit()
+
+    def on_resize(self) -> None:
+        """Keep every choice on screen: the command or diff scrolls in what is left."""
+        self._fit()
+
+    def _fit(self) -> None:
+        options = self.query_one(OptionList).option_count
+        # The dialog may take 90% of the screen: borders, title and its margin, body margin.
+        room = int(self.size.height * 0.9) - 2 - 2 - 1 - options
+        self.query_one("#approval-body").styles.max_height = max(2, min(BODY_ROWS, room))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Enter on a highlighted option."""

@@ -262,6 +262,15 @@ class ChatScreen(Screen[None]):
         """Hand the entry to the composer."""
         self.composer.history_entry(event.offset, event.log_id, event.entry)
 
+    def on_retrying(self, text: str | None) -> None:
+        """The status line says the connection is being retried, until the stream is back."""
+        self.header = text or "Working"
+        self._tick()
+
+    def approval_wait(self) -> float:
+        """Seconds the last turn waited for approvals (left out of its time)."""
+        return self.timer.waited
+
     def on_shutdown_complete(self) -> None:
         """Nothing to do here: the app exits when it sees the core stop."""
 

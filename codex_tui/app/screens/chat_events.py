@@ -81,6 +81,14 @@ class ChatHooks(Protocol):
         """The core stopped."""
         ...
 
+    def on_retrying(self, text: str | None) -> None:
+        """The connection is being retried (`text` says how far), or no longer (None)."""
+        ...
+
+    def approval_wait(self) -> float:
+        """Seconds the turn just ended spent waiting for the user's approval."""
+        ...
+
 
 @dataclass
 class TurnState:
@@ -111,12 +119,16 @@ class EventApplier:
     searches: dict[str, WebSearchCell] = field(default_factory=dict)
     decided: set[str] = field(default_factory=set)
     log: TranscriptLog = field(default_factory=TranscriptLog)
+    retrying: bool = False
 
     async def apply(self, msg: ev.EventMsg, *, replay: bool = False) -> None:
         """Apply one event; `replay` is set for a resumed session's past events."""
         hooks = self.hooks
         msg = printable_event(msg)  # model text and output never reach the terminal raw
         self.log.record(msg)
+        if self.retrying and not isinstance(msg, ev.StreamErrorEvent | ev.TokenCountEvent):
+            self.retrying = False  # the stream is back, or the turn ended
+            hooks.on_retrying(None)
         match msg:
             case ev.SessionConfiguredEvent():
                 self.session_id = msg.session_id
@@ -236,7 +248,10 @@ class EventApplier:
             case ev.WarningEvent():
                 await self._add(NoticeCell("warning", msg.message))
             case ev.StreamErrorEvent():
-                await self._add(NoticeCell("warning", msg.message))
+                # One updating status line while retrying; if it gives up, an error says so.
+                if not replay:
+                    self.retrying = True
+                    hooks.on_retrying(msg.message)
             case ev.BackgroundEvent():
                 await self._add(NoticeCell("info", msg.message))
             case ev.HookStartedEvent():
@@ -259,10 +274,11 @@ class EventApplier:
     ) -> None:
         """A line saying what the user decided about a command or patch."""
         self.decided.add(call_id)
-        subject = "the edits"
+        subject = cancelled = "the edits"
         if kind == "exec":
             shown = display_command(command) if command else "the command"
             subject = f"codex to run {shown.split(chr(10))[0]}"
+            cancelled = f"running {shown.split(chr(10))[0]}"
         match decision:
             case "approved":
                 cell = NoticeCell("approved", f"You approved {subject}")
@@ -273,7 +289,7 @@ class EventApplier:
             case "abort" if command and command[0] == "mcp":
                 cell = NoticeCell("denied", f"You cancelled {subject}; the turn goes on")
             case "abort":
-                cell = NoticeCell("denied", f"You cancelled {subject} and stopped the turn")
+                cell = NoticeCell("denied", f"You cancelled {cancelled} and stopped the turn")
             case _:
                 assert_never(decision)
         await self._add(cell)
@@ -332,8 +348,15 @@ class EventApplier:
                 await self._add(DiffSummaryCell(stats))
         seconds = 0.0 if replay else self.hooks.on_turn_ended(aborted)
         if not replay and not aborted:
-            shown = format_elapsed(seconds) if seconds >= 1 else "<1s"
-            await self._add(SeparatorCell(f"Worked for {shown}"))
+            await self._add(SeparatorCell(worked_label(seconds, self.hooks.approval_wait())))
+
+
+def worked_label(seconds: float, waited: float) -> str:
+    """`Worked for 12s`, and the approval wait it leaves out when there was one."""
+    shown = format_elapsed(seconds) if seconds >= 1 else "<1s"
+    if waited < 1:
+        return f"Worked for {shown}"
+    return f"Worked for {shown} (plus {format_elapsed(waited)} waiting for your approval)"
 
 
 def mcp_servers_cell(msg: ev.McpListToolsResponseEvent) -> InfoCell:

@@ -36,6 +36,10 @@ def matches(item: SessionSummary, query: str) -> bool:
     return any(needle in field.lower() for field in fields)
 
 
+MIN_CONVERSATION = 24
+"""Columns the Conversation keeps however narrow the terminal (the others shrink first)."""
+
+
 class ResumePickerScreen(Screen[Path | None]):
     """Dismisses with the chosen rollout path, or None to start a new session."""
 
@@ -50,7 +54,9 @@ class ResumePickerScreen(Screen[Path | None]):
         Binding("ctrl+c", "app.quit", show=False, priority=True),
     ]
 
-    def __init__(self, source: SessionSource, clock: Clock, *, show_all: bool = False) -> None:
+    def __init__(
+        self, source: SessionSource, clock: Clock, *, show_all: bool = False, in_app: bool = False
+    ) -> None:
         super().__init__()
         self.source = source
         self.clock = clock
@@ -63,6 +69,8 @@ class ResumePickerScreen(Screen[Path | None]):
         self.query_text = ""
         self._filter_pages = 0
         self.skipped: list[str] = []
+        self.in_app = in_app
+        """Opened by /resume: Esc goes back to the conversation instead of starting one."""
 
     def compose(self) -> ComposeResult:
         scope = "all directories" if self.show_all else "this directory"
@@ -84,7 +92,7 @@ class ResumePickerScreen(Screen[Path | None]):
                     ("enter", "bold"),
                     " resume · ",
                     ("esc", "bold"),
-                    " new session · ",
+                    " back · " if self.in_app else " new session · ",
                     ("↑↓ pgup pgdn", "bold"),
                     " move · ",
                     ("ctrl+c", "bold"),
@@ -104,13 +112,22 @@ class ResumePickerScreen(Screen[Path | None]):
         self._load_more()
 
     def on_resize(self) -> None:
-        """The conversation column takes the width the others leave."""
+        """The conversation column takes the width the others leave; on a narrow terminal it
+        keeps `MIN_CONVERSATION` columns and branch and directory share what is left."""
         table = self.query_one(DataTable)
-        fixed = sum(column.width for key, column in table.columns.items() if key != "conversation")
         padding = 2 * table.cell_padding * len(table.columns) + 1
-        column = table.columns[ColumnKey("conversation")]
-        column.auto_width = False
-        column.width = max(20, self.size.width - 2 - fixed - padding)
+        available = self.size.width - 2 - padding
+        branch_width, cwd_width = 16, 24
+        rest = available - 16 - MIN_CONVERSATION
+        if rest < branch_width + cwd_width:
+            branch_width = min(branch_width, max(0, rest) // 3)
+            cwd_width = max(0, rest - branch_width)
+        widths = {"branch": branch_width, "cwd": cwd_width}
+        widths["conversation"] = max(MIN_CONVERSATION, available - 16 - branch_width - cwd_width)
+        for key, width in widths.items():
+            column = table.columns[ColumnKey(key)]
+            column.auto_width = False
+            column.width = width
         table.refresh()
 
     def _load_more(self) -> None:
@@ -161,7 +178,9 @@ class ResumePickerScreen(Screen[Path | None]):
         if self.loading and not self.items:
             text = "Loading sessions…"
         elif not self.items:
-            text = "No recorded sessions yet: press esc to start a new one."
+            text = "No recorded sessions yet: press esc to " + (
+                "go back." if self.in_app else "start a new one."
+            )
         elif not self.shown:
             text = f"No session matches “{self.query_text}”."
         else:
