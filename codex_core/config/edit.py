@@ -51,7 +51,29 @@ def set_default_model(codex_home: Path, model: str, effort: str | None = None) -
     _edit(codex_home, [(("model",), model), (("model_reasoning_effort",), effort)])
 
 
-def _edit(codex_home: Path, changes: list[tuple[tuple[str, ...], str | None]]) -> None:
+def set_hook_state(
+    codex_home: Path,
+    key: str,
+    *,
+    trusted_hash: str | None | Literal[False] = False,
+    enabled: bool | None = None,
+) -> None:
+    """Change `[hooks.state."<key>"]` in CODEX_HOME/config.toml, the record Codex CLI 0.169
+    keeps too: `trusted_hash` set (a hash), removed (None) or left (False); `enabled = false`
+    written (False), removed (True) or left (None).
+
+    Raises:
+        ConfigError: config.toml is malformed or cannot be written.
+    """
+    changes: list[tuple[tuple[str, ...], str | bool | None]] = []
+    if trusted_hash is not False:
+        changes.append((("hooks", "state", key, "trusted_hash"), trusted_hash))
+    if enabled is not None:
+        changes.append((("hooks", "state", key, "enabled"), None if enabled else False))
+    _edit(codex_home, changes)
+
+
+def _edit(codex_home: Path, changes: list[tuple[tuple[str, ...], str | bool | None]]) -> None:
     path = codex_home / CONFIG_TOML
     text, _ = read_config_toml(path)  # raises the one-line ConfigError on bad TOML
     doc = tomlkit.parse(text)
@@ -60,7 +82,7 @@ def _edit(codex_home: Path, changes: list[tuple[tuple[str, ...], str | None]]) -
     _atomic_write(path, doc.as_string())
 
 
-def _set_in(doc: tomlkit.TOMLDocument, key: tuple[str, ...], value: str | None) -> None:
+def _set_in(doc: tomlkit.TOMLDocument, key: tuple[str, ...], value: str | bool | None) -> None:
     """Set (or with None remove) `key` in a tomlkit document, creating tables as needed."""
     node: Any = doc
     for depth, part in enumerate(key[:-1]):
@@ -87,7 +109,7 @@ def _set_in(doc: tomlkit.TOMLDocument, key: tuple[str, ...], value: str | None) 
         node[key[-1]] = value
 
 
-def _add_top_level(doc: tomlkit.TOMLDocument, name: str, value: str) -> None:
+def _add_top_level(doc: tomlkit.TOMLDocument, name: str, value: str | bool) -> None:
     """Add a top-level key before the first table and the comments that introduce it.
 
     After a table header TOML would read it as part of that table; and comments right above

@@ -31,6 +31,10 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("mention", "insert a file path (same as typing @)", idle_only=False),
     SlashCommand("status", "settings, session and token usage", idle_only=False),
     SlashCommand("mcp", "MCP servers, their state and tools", idle_only=False),
+    SlashCommand(
+        "hooks", "your hooks, and trust or turn them off (/hooks trust N)", idle_only=False
+    ),
+    SlashCommand("skills", "the skills Codex can use ($name hands one over)", idle_only=False),
     SlashCommand("ps", "list the commands running in the background", idle_only=False),
     SlashCommand("stop", "stop every background command (/stop ID: just one)", idle_only=False),
     SlashCommand("logout", "forget the saved API key and quit"),

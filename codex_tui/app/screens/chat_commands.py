@@ -11,6 +11,7 @@ from textual.app import App
 from textual.content import Content
 from textual.widget import Widget
 
+from codex_core.frontend.home import codex_home_dir
 from codex_core.git_snapshot import NotAGitRepoError, SnapshotError, working_tree_diff
 from codex_core.protocol import (
     CleanBackgroundTerminalsOp,
@@ -30,6 +31,7 @@ from codex_core.protocol.common import (
     SandboxPolicy,
     WorkspaceWritePolicy,
 )
+from codex_tui.app.extensions_view import ACTIONS, HOOKS_USAGE, HooksView, skills_rows
 from codex_tui.app.git_diff import diff_lines
 from codex_tui.app.screens.chat_events import EventApplier
 from codex_tui.app.screens.choice import Choice, ChoiceScreen
@@ -217,6 +219,32 @@ class SlashRunner:
     async def cmd_mcp(self, _args: str) -> None:
         """Ask the core for the servers; the answer becomes a cell."""
         await self.screen.submit_op(ListMcpToolsOp())
+
+    async def cmd_hooks(self, args: str) -> None:
+        """List the hooks; `/hooks trust|untrust|enable|disable N|all` changes their record."""
+        screen = self.screen
+        home = Path(screen.codex_home or codex_home_dir())
+        cwd = Path(screen.applier.cwd or ".")
+        view = await asyncio.to_thread(HooksView.load, home, cwd)
+        words = args.split()
+        if words:
+            if len(words) != 2 or words[0] not in ACTIONS:
+                await screen.add_cell(NoticeCell("info", f"usage: {HOOKS_USAGE}"))
+                return
+            said = await asyncio.to_thread(view.apply, words[0], words[1])
+            await screen.add_cell(NoticeCell("info", said))
+            view = await asyncio.to_thread(HooksView.load, home, cwd)
+        rows = view.rows() or [("", "no hooks: see hooks.json in the Codex docs")]
+        review = view.needing_review()
+        note = f"{review} need review: {HOOKS_USAGE}" if review else None
+        await screen.add_cell(InfoCell("Hooks", rows, note))
+
+    async def cmd_skills(self, _args: str) -> None:
+        """List the skills the model is told about."""
+        screen = self.screen
+        home = Path(screen.codex_home or codex_home_dir())
+        rows, note = await asyncio.to_thread(skills_rows, home, Path(screen.applier.cwd or "."))
+        await screen.add_cell(InfoCell("Skills", rows, note))
 
     async def cmd_ps(self, _args: str) -> None:
         """Ask the core for the background terminals; the answer becomes a cell."""

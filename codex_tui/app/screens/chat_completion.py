@@ -1,4 +1,4 @@
-"""Drives the completion popup from the composer: `/` commands and `@` file paths."""
+"""Drives the completion popup from the composer: `/` commands, `@` file paths, `$` skills."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Protocol
 from codex_core.terminal_text import printable
 from codex_tui.app import slash_commands
 from codex_tui.app.file_search import FileIndex
+from codex_tui.app.skill_index import SkillIndex
 from codex_tui.app.widgets.completion_popup import CompletionPopup
 from codex_tui.app.widgets.composer import Composer
 
@@ -32,6 +33,11 @@ class CompletionHost(Protocol):
     @property
     def workspace(self) -> Path:
         """The session's working directory (what `@` searches)."""
+        ...
+
+    @property
+    def codex_home(self) -> str | None:
+        """CODEX_HOME (where the user's skills live)."""
         ...
 
     @property
@@ -59,6 +65,8 @@ class Completion:
         self.host = host
         self.files: FileIndex | None = None
         self._file_token: tuple[int, str] | None = None
+        self._skill_token: tuple[int, str] | None = None
+        self.skills: SkillIndex | None = None
         self._polling = False
 
     @property
@@ -87,9 +95,14 @@ class Completion:
             self._file_token = None
         else:
             start, token = composer.token_at_cursor()
+            self._skill_token = None
             if token.startswith("@") and "\n" not in token:
                 self._file_token = (start, token[1:])
                 self._show_files()
+            elif token.startswith("$") and "\n" not in token:
+                self._file_token = None
+                self._skill_token = (start, token[1:])
+                self._show_skills()
             else:
                 self._file_token = None
                 self.popup.hide()
@@ -108,11 +121,30 @@ class Completion:
             self._polling = True
             self.host.set_timer(WALK_POLL_SECONDS, self._poll_walk)
 
+    def _show_skills(self) -> None:
+        if self._skill_token is None:
+            return
+        workspace = self.host.workspace
+        if self.skills is None or self.skills.cwd != workspace:
+            self.skills = SkillIndex(self.host.codex_home, workspace)
+            self.host.run_worker(self.skills.load, group="skill-index", thread=True)
+        if not self.skills.done.is_set():
+            self.popup.show("skill", [], empty="reading skills…")
+            if not self._polling:
+                self._polling = True
+                self.host.set_timer(WALK_POLL_SECONDS, self._poll_walk)
+            return
+        rows = self.skills.search(self._skill_token[1], FILE_ROWS)
+        self.popup.show("skill", rows, empty="no matching skills")
+
     def _poll_walk(self) -> None:
         """While the walk runs, refresh the file rows as more files arrive."""
         self._polling = False
         if self._file_token is not None and self.popup.kind == "file":
             self._show_files()
+            self._sync()
+        elif self._skill_token is not None and self.popup.kind == "skill":
+            self._show_skills()
             self._sync()
 
     def _sync(self) -> None:
@@ -122,6 +154,7 @@ class Completion:
         """Close the popup."""
         self.popup.hide()
         self._file_token = None
+        self._skill_token = None
         self._sync()
 
     async def key(self, key: str) -> bool:
@@ -151,6 +184,10 @@ class Completion:
                 self.composer.clear_input()
                 self.hide()
                 await self.host.submit_text(f"/{choice} {args}".strip())
+            return True
+        if popup.kind == "skill" and self._skill_token is not None and choice is not None:
+            self.composer.replace_token(self._skill_token[0], f"${choice} ")
+            self.hide()
             return True
         if popup.kind == "file" and self._file_token is not None and choice is not None:
             start, _query = self._file_token

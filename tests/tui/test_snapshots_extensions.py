@@ -1,0 +1,121 @@
+"""`/hooks` and `/skills` (issue 25): what the user sees, and trusting a hook from the TUI.
+
+Fixed directories under the temp dir: the cells show paths, and snapshots must not change
+between runs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
+
+from codex_core.hooks.sources import load_hooks
+from tests.tui.fake_core import FakeBoot, configured
+from tests.tui.test_snapshots_commands import SIZE, Compare, app_with, run, submit
+
+BASE = Path(tempfile.gettempdir()) / "codex-tui-snapshot-extensions"
+
+
+def home_with_hooks_and_skills() -> tuple[Path, Path]:
+    shutil.rmtree(BASE, ignore_errors=True)
+    home, project = BASE / "home", BASE / "project"
+    project.mkdir(parents=True)
+    guard = {"type": "command", "command": "/usr/local/bin/guard --strict", "timeout": 30}
+    note = {"type": "command", "command": "notify-send done"}
+    hooks = {"PreToolUse": [{"matcher": "Bash", "hooks": [guard]}], "Stop": [{"hooks": [note]}]}
+    home.mkdir()
+    (home / "hooks.json").write_text(json.dumps({"hooks": hooks}))
+    first = load_hooks(home, {}, None).hooks[0]
+    (home / "config.toml").write_text(
+        f'[hooks.state."{first.key}"]\ntrusted_hash = "{first.current_hash}"\n'
+    )
+    skill = home / "skills" / "release-notes"
+    skill.mkdir(parents=True)
+    (skill / "SKILL.md").write_text(
+        "---\nname: release-notes\ndescription: Draft release notes from the git log\n---\n"
+    )
+    return home, project
+
+
+def test_snapshot_hooks_list(snap_compare: Compare) -> None:
+    home, project = home_with_hooks_and_skills()
+
+    async def hooks(pilot: Pilot[Any], boot: FakeBoot) -> None:
+        await submit(pilot, "/hooks")
+
+    app, boot = app_with(
+        FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
+    )
+    assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=hooks))
+
+
+def test_snapshot_skills_list(snap_compare: Compare) -> None:
+    home, project = home_with_hooks_and_skills()
+
+    async def skills(pilot: Pilot[Any], boot: FakeBoot) -> None:
+        await submit(pilot, "/skills")
+
+    app, boot = app_with(
+        FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
+    )
+    assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=skills))
+
+
+async def test_hooks_trust_and_disable_from_the_tui_write_the_record() -> None:
+    home, project = home_with_hooks_and_skills()
+    app, boot = app_with(
+        FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await run(boot)(pilot)
+        await submit(pilot, "/hooks trust 2")
+        await submit(pilot, "/hooks disable 1")
+        await pilot.pause(0.3)
+    state = tomllib.loads((home / "config.toml").read_text())["hooks"]["state"]
+    catalog = load_hooks(home, {"state": state}, None)
+    assert [catalog.trust(h) for h in catalog.hooks] == ["trusted", "trusted"]
+    assert [catalog.enabled(h) for h in catalog.hooks] == [False, True]
+
+
+async def wait_skills(pilot: Pilot[Any], boot: FakeBoot) -> None:
+    from codex_tui.app.screens.chat import ChatScreen
+
+    screen = pilot.app.screen
+    assert isinstance(screen, ChatScreen)
+    for _ in range(100):  # the skills are read in a worker thread
+        index = screen.completion.skills
+        if index is not None and index.done.is_set():
+            break
+        await pilot.pause(0.02)
+    await pilot.pause(0.1)
+    screen.completion.refresh()
+    await pilot.pause(0.1)
+
+
+def test_snapshot_skill_popup(snap_compare: Compare) -> None:
+    home, project = home_with_hooks_and_skills()
+    app, boot = app_with(
+        FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
+    )
+    assert snap_compare(
+        app, terminal_size=SIZE, run_before=run(boot, keys="use $rel", then=wait_skills)
+    )
+
+
+async def test_skill_popup_tab_inserts_the_mention() -> None:
+    from codex_tui.app.widgets.composer import Composer
+
+    home, project = home_with_hooks_and_skills()
+    app, boot = app_with(
+        FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        await run(boot, keys="use $rnotes", then=wait_skills)(pilot)
+        await pilot.press("tab")
+        assert app.screen.query_one(Composer).text == "use $release-notes "
