@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -106,12 +107,30 @@ def _masked(config: McpServerConfig) -> str:
     return ", ".join(parts) or "-"
 
 
+_AUTH_LABELS = {
+    "unsupported": "Unsupported",
+    "not_logged_in": "Not logged in",
+    "bearer_token": "Bearer token",
+    "o_auth": "OAuth",
+    "unknown": "Unknown",
+}
+
+
 def _auth(config: McpServerConfig) -> tuple[str, str]:
-    if config.url is None:
-        return "Unsupported", "unsupported"
-    if config.bearer_token_env_var:
-        return "Bearer token", "bearer_token"
-    return "Unknown", "unknown"
+    """(label, status): an HTTP server without a bearer token is probed for OAuth."""
+    status = "unsupported"
+    if config.url is not None and config.bearer_token_env_var:
+        status = "bearer_token"
+    elif config.url is not None:
+        from codex_core.mcp.launch import MissingEnvVar, http_headers
+        from codex_core.mcp.oauth_probe import probe_auth_status
+
+        try:
+            headers = http_headers(config, os.environ)
+        except MissingEnvVar:
+            headers = {}
+        status = probe_auth_status(config.url, headers)
+    return _AUTH_LABELS[status], status
 
 
 def _transport(config: McpServerConfig) -> dict[str, Any]:
