@@ -51,6 +51,8 @@ class HookAnswer:
     replacement: str | None = None
     continuations: list[tuple[str, str]] = field(default_factory=list)
     """(hook_run_id, reason) of each Stop hook that asks the turn to go on."""
+    permission: str | None = None
+    """PermissionRequest: `deny` if any hook denies, else `allow` if one allows, else None."""
 
 
 class SessionHooks:
@@ -142,6 +144,8 @@ def _fold(event: str, runs: list[tuple[HookDef, Outcome]]) -> HookAnswer:
     answer = HookAnswer()
     for hook, outcome in runs:
         answer.contexts.extend(outcome.context)
+        if outcome.permission == "deny" or (outcome.permission and answer.permission is None):
+            answer.permission = outcome.permission
         if outcome.status not in ("blocked", "stopped"):
             continue
         if event == "Stop":

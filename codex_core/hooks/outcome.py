@@ -35,6 +35,8 @@ class Outcome:
     context: list[str] = field(default_factory=list)
     error: str | None = None
     """Why it failed, for the log and the TUI."""
+    permission: str | None = None
+    """PermissionRequest: `allow` or `deny` (None: let the user decide)."""
 
 
 def interpret(event: str, run: RunResult) -> Outcome:
@@ -92,6 +94,16 @@ def _from_json(event: str, data: dict[str, Any]) -> Outcome:
             return Outcome(
                 "stopped", reason=stop if isinstance(stop, str) else "", context=contexts
             )
+    elif event == "PermissionRequest":
+        choice = specific.get("decision")
+        behavior = choice.get("behavior") if isinstance(choice, dict) else None
+        if behavior == "deny":
+            message = choice.get("message") if isinstance(choice, dict) else None
+            return Outcome(
+                "blocked", reason=message if isinstance(message, str) else "", permission="deny"
+            )
+        if behavior == "allow":
+            return Outcome("completed", permission="allow")
     elif event == "Stop" and decision == "block":
         if not reason or not reason.strip():
             return Outcome(

@@ -116,18 +116,21 @@ def _arguments(payload: str) -> dict[str, Any]:
 
 def _command_text(call: ToolCall) -> str | None:
     if call.action is not None:
-        argv = list(call.action.command)
-    else:
-        args = _arguments(call.payload)
-        if isinstance(args.get("cmd"), str):
-            return str(args["cmd"])
-        listed = args.get("command")
-        if not isinstance(listed, list):
-            return None
-        argv = [str(a) for a in listed]
+        return command_text(list(call.action.command))
+    args = _arguments(call.payload)
+    if isinstance(args.get("cmd"), str):
+        return str(args["cmd"])
+    listed = args.get("command")
+    if not isinstance(listed, list):
+        return None
+    return command_text([str(a) for a in listed])
+
+
+def command_text(argv: list[str]) -> str:
+    """A command as hooks see it: the script of `bash -lc SCRIPT`, else the argv quoted."""
     if len(argv) == 3 and argv[1] in ("-lc", "-c") and argv[0].endswith(("bash", "sh", "zsh")):
-        return str(argv[2])
-    return shlex.join(str(a) for a in argv)
+        return argv[2]
+    return shlex.join(argv)
 
 
 def _response(name: str, output: ToolOutput) -> Any:

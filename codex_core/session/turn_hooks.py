@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codex_core.frontend.git import find_git_root
@@ -18,8 +19,10 @@ from codex_core.hooks.engine import BYPASS_WARNING, HookScope, SessionHooks
 from codex_core.hooks.sources import load_hooks
 from codex_core.kernel import ToolHost
 from codex_core.protocol import EventMsg, Message, ResponseItem, WarningEvent
+from codex_core.protocol.common import ReviewDecision
 from codex_core.protocol.items import InputText
-from codex_core.session.hook_tools import HookedTools, developer_message
+from codex_core.session.hook_tools import BASH, HookedTools, command_text, developer_message
+from codex_core.tools.context import ToolContext
 from codex_core.tools.registry import ToolRegistry
 from codex_core.turn_context import TurnContext
 
@@ -88,6 +91,40 @@ class TurnHooks:
         """`inner` behind the PreToolUse / PostToolUse hooks."""
         self._tools = HookedTools(inner, registry, self.hooks, self.scope, self.emit, self.turn_id)
         return self._tools
+
+    def guard_approvals(self, ctx: ToolContext) -> ToolContext:
+        """Ask PermissionRequest hooks before the user about a command (0.169): a hook that
+        denies refuses it, one that allows runs it, and otherwise the user is asked."""
+        if not self.hooks.any_for("PermissionRequest"):
+            return ctx
+        ask = ctx.request_exec_approval
+
+        async def ask_hooks_first(
+            call_id: str,
+            command: list[str],
+            cwd: Path,
+            reason: str | None,
+            prefix: list[str] | None,
+        ) -> ReviewDecision:
+            tool_input = {"command": command_text(command)}
+            if reason:
+                tool_input["description"] = reason
+            answer = await self.hooks.run(
+                "PermissionRequest",
+                self.scope,
+                {"tool_name": BASH, "tool_input": tool_input},
+                self.emit,
+                turn_id=self.turn_id,
+                subject=BASH,
+            )
+            if answer.permission == "deny":
+                return "denied"
+            if answer.permission == "allow":
+                return "approved"
+            return await ask(call_id, command, cwd, reason, prefix)
+
+        ctx.request_exec_approval = ask_hooks_first
+        return ctx
 
     def take_context(self) -> list[ResponseItem]:
         """What the tool hooks added since the last call's output."""

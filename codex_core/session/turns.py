@@ -158,7 +158,10 @@ class TurnRunner:
         kernel = Kernel(
             model=client,
             tools=AfterSnapshot(
-                hooks.tools(ToolRouter(self.tool_context(sub.id, turn), registry), registry),
+                hooks.tools(
+                    ToolRouter(hooks.guard_approvals(self.tool_context(sub.id, turn)), registry),
+                    registry,
+                ),
                 registry,
                 snapshot,
             ),
