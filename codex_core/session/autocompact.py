@@ -11,7 +11,7 @@ turn's last response. A failed compaction leaves the history as it was and says 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from codex_core.client import ContextWindowExceeded, ModelClient, ModelClientError
@@ -80,6 +80,10 @@ class Compactor:
         self.client = client
         self.turn = turn
         self.instructions = instructions
+        self.around: Callable[[str, str], Awaitable[None]] | None = None
+        """Runs PreCompact / PostCompact hooks: (event, trigger)."""
+        self.trigger = "auto"
+        """`auto` inside a turn, `manual` for the `compact` op (`/compact`)."""
 
     def needed(self) -> bool:
         """Whether the last known usage reached the auto-compaction limit."""
@@ -96,6 +100,8 @@ class Compactor:
     async def run(self) -> None:
         """Summarise and replace the history; raises `CompactionError` leaving it untouched."""
         s = self.session
+        if self.around is not None:
+            await self.around("PreCompact", self.trigger)
         summary, usage = await self._summarize()
         s.on_usage(self.sub_id, usage)
         text = summary_message_text(summary)
@@ -107,6 +113,8 @@ class Compactor:
         estimate = approx_tokens(self.instructions) + estimate_history_tokens(s.history)
         s.set_last_usage(self.sub_id, TokenUsage(total_tokens=estimate))
         self.emit(BackgroundEvent(message=COMPACTED_NOTICE))
+        if self.around is not None:
+            await self.around("PostCompact", self.trigger)
 
     async def _summarize(self) -> tuple[str, TokenUsage | None]:
         """The summary of the history. As Codex 0.169 does, a summary request refused as

@@ -416,6 +416,10 @@ class Session(TokenAccounting):
                 pass
         await self.unified_exec.terminate_all()
         await self.shell_snapshot.aclose()
+        if self.hooks is not None:  # only a session whose turns loaded its hooks has any
+            from codex_core.session.turn_hooks import session_end
+
+            await session_end(self, lambda msg: self.emit(sub_id, msg))
         if self.elicitations is not None:
             self.elicitations.cancel_all()
         if self.mcp is not None:

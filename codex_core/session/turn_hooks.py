@@ -50,6 +50,13 @@ async def session_hooks(s: TurnHost, emit: Callable[[EventMsg], None]) -> Sessio
     return s.hooks
 
 
+async def session_end(s: TurnHost, emit: Callable[[EventMsg], None]) -> None:
+    """SessionEnd, when the session shuts down (`reason: "other"`, as 0.169 sends)."""
+    if s.hooks is not None and s.hooks.any_for("SessionEnd"):
+        hooks = TurnHooks(s, s.hooks, s.turn, emit)
+        await hooks.hooks.run("SessionEnd", hooks.scope, {"reason": "other"}, emit)
+
+
 class TurnHooks:
     """The hooks of one turn."""
 
@@ -125,6 +132,18 @@ class TurnHooks:
 
         ctx.request_exec_approval = ask_hooks_first
         return ctx
+
+    async def around_compaction(self, event: str, trigger: str) -> None:
+        """PreCompact / PostCompact (`trigger`: `manual` or `auto`); they only observe."""
+        if self.hooks.any_for(event):
+            await self.hooks.run(
+                event,
+                self.scope,
+                {"trigger": trigger},
+                self.emit,
+                turn_id=self.turn_id,
+                subject=trigger,
+            )
 
     def take_context(self) -> list[ResponseItem]:
         """What the tool hooks added since the last call's output."""

@@ -145,6 +145,7 @@ class TurnRunner:
         register_view_image(registry)
         instructions = s.config.base_instructions or base_instructions()
         compactor = Compactor(s, sub.id, emit, client, turn, instructions)
+        compactor.around = hooks.around_compaction
         hosted = web_search_specs(s.config.web_search, wire_api)
 
         def tool_specs() -> list[ToolSpec]:
@@ -265,8 +266,13 @@ class TurnRunner:
         emit(TaskStartedEvent(model_context_window=s.effective_context_window()))
         client = s.client_factory(s.config, s.session_id, s.turn)
         instructions = s.config.base_instructions or base_instructions()
+        compactor = Compactor(s, sub.id, emit, client, s.turn, instructions)
+        compactor.trigger = "manual"
         try:
-            await Compactor(s, sub.id, emit, client, s.turn, instructions).run()
+            compactor.around = TurnHooks(
+                s, await session_hooks(s, emit), s.turn, emit
+            ).around_compaction
+            await compactor.run()
         except asyncio.CancelledError:
             emit(TurnAbortedEvent(reason="interrupted"))
             return
