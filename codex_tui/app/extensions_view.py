@@ -112,3 +112,15 @@ def skills_rows(codex_home: Path, cwd: Path) -> tuple[list[Row], str | None]:
     if not rows:
         rows = [("", "no skills: put SKILL.md folders in ~/.codex/skills or .agents/skills")]
     return rows, note
+
+
+def hooks_review_notice(codex_home: Path, cwd: Path) -> str | None:
+    """The start-up line when some hooks will not run until the user reviews them."""
+    try:
+        waiting = HooksView.load(codex_home, cwd).needing_review()
+    except (ConfigError, OSError):
+        return None
+    if not waiting:
+        return None
+    hooks = "hook needs" if waiting == 1 else "hooks need"
+    return f"{waiting} {hooks} review before running; /hooks lists them, /hooks trust N trusts one"

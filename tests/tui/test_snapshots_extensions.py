@@ -119,3 +119,20 @@ async def test_skill_popup_tab_inserts_the_mention() -> None:
         await run(boot, keys="use $rnotes", then=wait_skills)(pilot)
         await pilot.press("tab")
         assert app.screen.query_one(Composer).text == "use $release-notes "
+
+
+async def wait_review_notice(pilot: Pilot[Any], boot: FakeBoot) -> None:
+    from codex_tui.app.widgets.cells.notice_cell import NoticeCell
+
+    for _ in range(100):
+        if any("need" in str(cell.render()) for cell in pilot.app.screen.query(NoticeCell)):
+            break
+        await pilot.pause(0.05)
+
+
+def test_snapshot_hooks_needing_review_at_start(snap_compare: Compare) -> None:
+    home, project = home_with_hooks_and_skills()
+    app, boot = app_with(
+        FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
+    )
+    assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=wait_review_notice))

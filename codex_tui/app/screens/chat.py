@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
+from codex_core.frontend.home import codex_home_dir
 from codex_core.protocol import (
     ElicitationRequestEvent,
     Event,
@@ -25,6 +27,7 @@ from codex_tui.app import notifications, slash_commands
 from codex_tui.app.clock import Clock
 from codex_tui.app.coalesce import coalesce, split_startup_warnings
 from codex_tui.app.core import CoreClient
+from codex_tui.app.extensions_view import hooks_review_notice
 from codex_tui.app.messages import CoreEvents
 from codex_tui.app.screens.approval import ApprovalRequest
 from codex_tui.app.screens.chat_approvals import ApprovalQueue
@@ -129,6 +132,18 @@ class ChatScreen(Screen[None]):
         """Start the status tick and focus the composer."""
         self.set_interval(TICK_SECONDS, self._tick)
         self.composer.focus()
+        self.run_worker(self._tell_hooks_needing_review(), group="hooks-review")
+
+    async def _tell_hooks_needing_review(self) -> None:
+        """Once the session says where it runs: a line if some hooks await review."""
+        for _ in range(100):
+            if self.applier.cwd:
+                break
+            await asyncio.sleep(0.05)
+        home = Path(self.codex_home or codex_home_dir())
+        line = await asyncio.to_thread(hooks_review_notice, home, self.workspace)
+        if line:
+            await self.add_cell(NoticeCell("info", line))
 
     # ------------------------------------------------------------------ for the helpers
 
