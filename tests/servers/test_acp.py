@@ -114,9 +114,19 @@ def test_acp_permission_allow_and_reject(
         return await conn.prompt(session_id=session.session_id, prompt=[acp.text_block("go")])
 
     result = _run(_with_agent(model_server, codex_home, client, body, ASK_FLAGS))
-    assert result.stop_reason == "end_turn"
+    # Reject stops the turn, as Zed's Codex adapter does (the prompt ends `cancelled`).
+    assert result.stop_reason == ("end_turn" if runs else "cancelled")
     tool_call, options = client.permission_requests[0]
     assert tool_call.tool_call_id == "c1"
+    # The request carries the whole tool call, so a client can draw the prompt from it.
+    assert (tool_call.kind, tool_call.status, tool_call.title) == (
+        "execute",
+        "pending",
+        "echo made > made.txt",
+    )
+    assert [loc.path for loc in tool_call.locations] == [str(workspace)]
+    assert tool_call.raw_input["command"] == ["bash", "-lc", "echo made > made.txt"]
+    assert tool_call.raw_input["call_id"] == "c1"
     assert [o.kind for o in options] == ["allow_once", "allow_always", "reject_once"]
     assert (workspace / "made.txt").exists() is runs
     starts = [u for _, u in client.updates if u.session_update == "tool_call"]

@@ -15,22 +15,27 @@ from acp.schema import (
     AgentCapabilities,
     AllowedOutcome,
     Implementation,
-    PermissionOption,
+    McpCapabilities,
     PromptCapabilities,
+    SessionCapabilities,
+    SessionCloseCapabilities,
+    SessionListCapabilities,
     SessionMode,
     SessionModeState,
+    SessionResumeCapabilities,
     StopReason,
-    ToolCallUpdate,
 )
 
 from codex_core import __version__
 from codex_core.config import Config, ConfigOverrides, McpServerConfig
 from codex_core.protocol import (
     ApprovalRequestEvent,
+    ElicitationRequestEvent,
     ImageInput,
     InputItem,
     InterruptOp,
     OverrideTurnContextOp,
+    ResolveElicitationOp,
     ReviewDecision,
     SessionConfiguredEvent,
     ShutdownCompleteEvent,
@@ -41,6 +46,7 @@ from codex_core.protocol import (
     UserTurnOp,
 )
 from codex_core.servers.acp.modes import BY_ID, PRESETS, mode_of
+from codex_core.servers.acp.permission import DECISIONS, PERMISSION_OPTIONS, permission_tool_call
 from codex_core.servers.acp.replay import recorded_patches, replay
 from codex_core.servers.acp.updates import UpdateBuilder
 from codex_core.session import Session
@@ -48,16 +54,6 @@ from codex_core.session import Session
 log = logging.getLogger(__name__)
 
 SESSION_SOURCE = "vscode"
-PERMISSION_OPTIONS = [
-    PermissionOption(option_id="allow_once", name="Allow", kind="allow_once"),
-    PermissionOption(option_id="allow_always", name="Allow for this session", kind="allow_always"),
-    PermissionOption(option_id="reject_once", name="Reject", kind="reject_once"),
-]
-_DECISION: dict[str, ReviewDecision] = {
-    "allow_once": "approved",
-    "allow_always": "approved_for_session",
-    "reject_once": "denied",
-}
 
 
 @dataclass
@@ -131,6 +127,12 @@ class CodexAgent:
             agent_capabilities=AgentCapabilities(
                 load_session=True,
                 prompt_capabilities=PromptCapabilities(image=True, embedded_context=True),
+                mcp_capabilities=McpCapabilities(http=True),
+                session_capabilities=SessionCapabilities(
+                    list=SessionListCapabilities(),
+                    resume=SessionResumeCapabilities(),
+                    close=SessionCloseCapabilities(),
+                ),
             ),
             agent_info=Implementation(name="codex", title="Codex", version=__version__),
         )
@@ -192,6 +194,44 @@ class CodexAgent:
         state.pump = asyncio.get_running_loop().create_task(self._pump(loaded_id, state))
         return acp.LoadSessionResponse(modes=self._modes(state.mode))
 
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **_: Any
+    ) -> acp.schema.ListSessionsResponse:
+        """Recorded sessions, newest first (of `cwd` when given), 50 a page."""
+        from codex_core.servers.acp.listing import session_page
+
+        codex_home = self._config(cwd or str(Path.cwd()), None).codex_home
+        return session_page(codex_home, cwd, cursor)
+
+    async def resume_session(
+        self, session_id: str, cwd: str, mcp_servers: list[Any] | None = None, **_: Any
+    ) -> acp.schema.ResumeSessionResponse:
+        """Continue a recorded session without replaying it (or the one already open)."""
+        from codex_core.frontend import NotASessionError, SessionNotFoundError, find_session
+
+        if session_id in self._sessions:
+            return acp.schema.ResumeSessionResponse(
+                modes=self._modes(self._sessions[session_id].mode)
+            )
+        config = self._config(cwd, mcp_servers)
+        try:
+            path = find_session(config.codex_home, session_id).path
+        except (SessionNotFoundError, NotASessionError) as err:
+            raise acp.RequestError.resource_not_found(str(err)) from None
+        resumed_id, state, _configured = await self._open(config, path)
+        state.pump = asyncio.get_running_loop().create_task(self._pump(resumed_id, state))
+        return acp.schema.ResumeSessionResponse(modes=self._modes(state.mode))
+
+    async def close_session(self, session_id: str, **_: Any) -> acp.schema.CloseSessionResponse:
+        """Stop the session (a running prompt ends `cancelled`) and forget it."""
+        state = self._sessions.pop(session_id, None)
+        if state is None:
+            raise acp.RequestError.resource_not_found(f"no session {session_id}")
+        await self._shut(state)
+        if state.turn_done is not None and not state.turn_done.done():
+            state.turn_done.set_result("cancelled")
+        return acp.schema.CloseSessionResponse()
+
     async def set_session_mode(self, session_id: str, mode_id: str, **_: Any) -> None:
         """Switch between the read-only / auto / full-access presets."""
         state = self._state(session_id)
@@ -234,6 +274,12 @@ class CodexAgent:
                 await self._conn.session_update(session_id, update)
             if isinstance(msg, ApprovalRequestEvent):
                 asyncio.get_running_loop().create_task(self._ask(session_id, state, msg))
+            elif isinstance(msg, ElicitationRequestEvent):
+                # ACP has no stable elicitation yet (the SDK's is unstable): decline, as exec.
+                answer = ResolveElicitationOp(
+                    server_name=msg.server_name, request_id=msg.id, decision="decline"
+                )
+                await state.session.submit(answer)
             elif isinstance(msg, TurnEndEvent):
                 reason: StopReason = (
                     "cancelled" if isinstance(msg, TurnAbortedEvent) else "end_turn"
@@ -249,14 +295,15 @@ class CodexAgent:
     ) -> None:
         from codex_core.frontend import approval_op
 
-        tool_call = ToolCallUpdate(tool_call_id=request.call_id, status="pending")
         decision: ReviewDecision = "abort"
         try:
             answer = await self._conn.request_permission(
-                session_id=session_id, tool_call=tool_call, options=PERMISSION_OPTIONS
+                session_id=session_id,
+                tool_call=permission_tool_call(request),
+                options=PERMISSION_OPTIONS,
             )
             if isinstance(answer.outcome, AllowedOutcome):
-                decision = _DECISION.get(answer.outcome.option_id, "denied")
+                decision = DECISIONS.get(answer.outcome.option_id, "abort")
         except Exception:  # the client went away or failed: never run unapproved
             log.exception("permission request failed")
         await state.session.submit(approval_op(request, decision))
@@ -264,10 +311,13 @@ class CodexAgent:
     async def close(self) -> None:
         """Shut every session down."""
         for state in self._sessions.values():
-            await state.session.submit(ShutdownOp())
-            if state.pump is not None:
-                try:
-                    await asyncio.wait_for(state.pump, 10)
-                except (TimeoutError, asyncio.CancelledError):
-                    pass
+            await self._shut(state)
         self._sessions.clear()
+
+    async def _shut(self, state: AcpSession) -> None:
+        await state.session.submit(ShutdownOp())
+        if state.pump is not None:
+            try:
+                await asyncio.wait_for(state.pump, 10)
+            except (TimeoutError, asyncio.CancelledError):
+                pass

@@ -17,7 +17,8 @@ async def _serve(cli_overrides: list[str]) -> None:
     agent = CodexAgent(cli_overrides)
     try:
         # The SDK routes only the methods an agent defines; the rest answer "method not found".
-        await acp.run_agent(cast("acp.Agent", agent))
+        # session/resume and session/close are "unstable" in the SDK version in use.
+        await acp.run_agent(cast("acp.Agent", agent), use_unstable_protocol=True)
     finally:
         await agent.close()
 
