@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import acp
 import pytest
@@ -37,7 +37,7 @@ async def _agent(
 
     env = {**os.environ, "CODEX_HOME": str(codex_home), "OPENAI_API_KEY": "sk-test"}
     async with acp.spawn_agent_process(
-        client, str(CODEX), *_argv(model_server, extra), env=env
+        cast(Any, client), str(CODEX), *_argv(model_server, extra), env=env
     ) as (conn, _process):
         init = await conn.initialize(protocol_version=acp.PROTOCOL_VERSION)
         return await asyncio.wait_for(body(conn, init), 60)
