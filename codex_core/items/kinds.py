@@ -94,6 +94,8 @@ class McpToolCallItem:
     """The server's CallToolResult (`{content, structuredContent?, isError}`), if it answered."""
     error: str | None = None
     duration_ms: int | None = None
+    duration_ns: int | None = None
+    """The exact duration, as rollouts record it (`{secs, nanos}`)."""
     read_only: bool = False
 
 

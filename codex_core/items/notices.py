@@ -114,6 +114,7 @@ class TurnStarted:
     """A turn began."""
 
     turn: str
+    model_context_window: int | None = None
 
 
 @dataclass(frozen=True)

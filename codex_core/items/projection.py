@@ -80,7 +80,7 @@ class Projection:
             case ev.SessionConfiguredEvent():
                 return [n.ThreadStarted(turn, msg.session_id)]
             case ev.TaskStartedEvent():
-                return self._turn_started(turn)
+                return self._turn_started(turn, msg.model_context_window)
             case ev.UserMessageEvent():
                 user = k.UserMessageItem(
                     self._new_id("userMessage", turn), msg.message, tuple(msg.images or ())
@@ -172,6 +172,7 @@ class Projection:
                         result=ok,
                         error=msg.error,
                         duration_ms=msg.duration.millis,
+                        duration_ns=msg.duration.secs * 1_000_000_000 + msg.duration.nanos,
                         read_only=bool(msg.read_only),
                     ),
                 ]
@@ -212,8 +213,9 @@ class Projection:
     def _state(self, turn: str) -> _Turn:
         return self._turns.setdefault(turn, _Turn())
 
-    def _turn_started(self, turn: str) -> list[n.Notice]:
-        out: list[n.Notice] = [*self._close_turn(turn, "interrupted"), n.TurnStarted(turn)]
+    def _turn_started(self, turn: str, context_window: int | None) -> list[n.Notice]:
+        out: list[n.Notice] = [*self._close_turn(turn, "interrupted")]
+        out.append(n.TurnStarted(turn, context_window))
         state = self._turns[turn] = _Turn()
         if turn in self._compacting:
             self._compacting.discard(turn)

@@ -23,14 +23,17 @@ import stat
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codex_core.rollout.format import encode_line, is_persisted_event
-from codex_core.rollout.turn_items import ITEM_EVENT_TYPES, item_completed, turn_item
+from codex_core.rollout.turn_items import item_completed
+
+if TYPE_CHECKING:  # the projection loads the protocol models: only once a session records
+    from codex_core.items import Event, Projection
+    from codex_core.items.notices import Notice, TurnEnded, TurnStarted
 
 PAGINATED = "paginated"
 _TAIL_BYTES = 1 << 16
-_TURN_EVENTS = frozenset({"task_started", "task_complete"})
 
 
 def uuid7(now: float | None = None) -> str:
@@ -60,7 +63,7 @@ class Layout:
     cwd: str = ""
     turn_id: str = ""
     turn_open: bool = False
-    _changes: dict[str, Any] = field(default_factory=dict)
+    _projection: Projection | None = field(default=None, repr=False)
 
     def encode(self, line_type: str, payload: dict[str, Any], now: float | None = None) -> bytes:
         """One line, numbered if this file numbers its lines."""
@@ -81,56 +84,80 @@ class Layout:
         return [(line_type, payload)]
 
     def event_lines(
-        self, event: dict[str, Any], now: float | None = None
+        self, event: Event, wire: dict[str, Any] | None = None, now: float | None = None
     ) -> list[tuple[str, dict[str, Any]]]:
-        """The lines recording one EventMsg (none for events that are not persisted)."""
-        kind = event.get("type")
-        if not isinstance(kind, str):
-            return []
+        """The lines recording one session event (none for events that are not persisted).
+
+        In the 0.169 layout the event is fed to the item projection: an event that completes
+        an item is recorded as that item (`item_completed`), the turn's start and end as
+        `task_started`/`task_complete`, other persisted events as they are.
+
+        Args:
+            event: The event, with the id of its submission.
+            wire: The event's wire form, if the caller has it already.
+            now: The clock, for tests.
+        """
+        persisted = is_persisted_event(event.msg.type)
         if not self.items:
-            return [("event_msg", event)] if is_persisted_event(kind) else []
+            return [("event_msg", wire or event.msg.to_wire())] if persisted else []
+        from codex_core.items import notices as n
+        from codex_core.rollout.item_record import rollout_item
+
         moment = time.time() if now is None else now
-        if kind == "patch_apply_begin":
-            changes = event.get("changes")
-            self._changes[str(event.get("call_id"))] = changes if isinstance(changes, dict) else {}
-            return []
-        if kind in _TURN_EVENTS:
-            return [("event_msg", self._turn_event(kind, event, moment))]
-        if kind in ITEM_EVENT_TYPES:
-            changes = self._changes.pop(str(event.get("call_id")), None)
-            item = turn_item(event, uuid7(moment), cwd=self.cwd, changes=changes)
-            if item is None:
-                return []
-            if not self.turn_id:
-                self._new_turn()
-            payload = item_completed(
-                item, thread_id=self.thread_id, turn_id=self.turn_id, now_ms=int(moment * 1000)
+        lines: list[tuple[str, dict[str, Any]]] = []
+        completed_item = aborted = False
+        for notice in self._feed(event):
+            if isinstance(notice, n.TurnStarted):
+                lines.append(("event_msg", self._turn_started(notice, moment)))
+            elif isinstance(notice, n.TurnEnded) and notice.status == "interrupted":
+                self.turn_open, aborted = False, True  # recorded as its turn_aborted event
+            elif isinstance(notice, n.TurnEnded):
+                lines.append(("event_msg", self._turn_completed(notice, moment)))
+            elif isinstance(notice, n.ItemCompleted) and notice.cause == "ended":
+                completed_item = True  # the item stands for the event
+                item = rollout_item(notice.item, cwd=self.cwd)
+                if item is None:
+                    continue
+                if not self.turn_id:
+                    self._new_turn()
+                payload = item_completed(
+                    item, thread_id=self.thread_id, turn_id=self.turn_id, now_ms=int(moment * 1000)
+                )
+                lines.append(("event_msg", payload))
+        if persisted and not completed_item:
+            payload = wire or event.msg.to_wire()
+            lines.append(
+                ("event_msg", {**payload, "turn_id": self.turn_id} if aborted else payload)
             )
-            return [("event_msg", payload)]
-        if kind == "turn_aborted":
-            self.turn_open = False
-            return [("event_msg", {**event, "turn_id": self.turn_id})]
-        return [("event_msg", event)] if is_persisted_event(kind) else []
+        return lines
+
+    def _feed(self, event: Event) -> list[Notice]:
+        if self._projection is None:
+            from codex_core.items import Projection
+
+            self._projection = Projection(lambda kind, turn: uuid7())
+        return self._projection.feed(event)
 
     def _new_turn(self) -> None:
         self.turn_id = uuid7()
         self.turn_open = True
 
-    def _turn_event(self, kind: str, event: dict[str, Any], moment: float) -> dict[str, Any]:
-        if kind == "task_started":
-            if not self.turn_open or not self.turn_id:
-                self._new_turn()  # a turn without turn_context (a manual compaction)
-            return {
-                "type": kind,
-                "turn_id": self.turn_id,
-                "started_at": int(moment),
-                "model_context_window": event.get("model_context_window"),
-            }
+    def _turn_started(self, started: TurnStarted, moment: float) -> dict[str, Any]:
+        if not self.turn_open or not self.turn_id:
+            self._new_turn()  # a turn without turn_context (a manual compaction)
+        return {
+            "type": "task_started",
+            "turn_id": self.turn_id,
+            "started_at": int(moment),
+            "model_context_window": started.model_context_window,
+        }
+
+    def _turn_completed(self, ended: TurnEnded, moment: float) -> dict[str, Any]:
         self.turn_open = False
         return {
-            "type": kind,
+            "type": "task_complete",
             "turn_id": self.turn_id,
-            "last_agent_message": event.get("last_agent_message"),
+            "last_agent_message": ended.last_agent_message,
             "completed_at": int(moment),
         }
 

@@ -21,10 +21,15 @@ from collections.abc import Callable
 from concurrent.futures import Future, InvalidStateError
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codex_core.private_files import private_mkdir
-from codex_core.rollout.format import encode_line, rollout_path, utc_timestamp
+from codex_core.rollout.format import (
+    encode_line,
+    is_persisted_event,
+    rollout_path,
+    utc_timestamp,
+)
 from codex_core.rollout.git_info import collect_git_info
 from codex_core.rollout.layout import (
     PAGINATED,
@@ -38,6 +43,9 @@ from codex_core.rollout.state_db import (
     facts_from_meta,
     register_thread,
 )
+
+if TYPE_CHECKING:
+    from codex_core.items import Event
 
 log = logging.getLogger(__name__)
 
@@ -241,13 +249,27 @@ class RolloutRecorder:
         """Queue Responses API items (wire dicts) as `response_item` lines."""
         self.record_items([("response_item", item) for item in items])
 
-    def record_event(self, event: dict[str, Any]) -> None:
-        """Queue an EventMsg (wire dict) in the file's layout if its type is persisted."""
+    def record_event(self, event: Event | dict[str, Any]) -> None:
+        """Queue a session event in the file's layout (see `Layout.event_lines`).
+
+        Args:
+            event: The event with its submission id, or an EventMsg's wire dict (its turn
+                then has no id).
+        """
         if self._closed or self._failed:
             return
-        if self.facts is not None:
-            self.facts.observe("event_msg", event)
-        for line_type, payload in self.layout.event_lines(event):
+        if isinstance(event, dict):
+            from codex_core.items import Event
+            from codex_core.protocol import parse_event_msg
+
+            msg = parse_event_msg(event)
+            if msg is None:
+                return
+            event = Event(id="", msg=msg)
+        wire = event.msg.to_wire() if is_persisted_event(event.msg.type) else None
+        if self.facts is not None and wire is not None:
+            self.facts.observe("event_msg", wire)
+        for line_type, payload in self.layout.event_lines(event, wire):
             self._put(line_type, payload)
 
     # ----------------------------------------------------------------- flushing

@@ -4,12 +4,12 @@ Codex 0.169 records the visible conversation as `event_msg` `item_completed` eve
 carrying one turn item (`UserMessage`, `AgentMessage`, `Reasoning`, `CommandExecution`,
 `FileChange`, `McpToolCall`, `WebSearch`, …), where older rollouts (and ours in the legacy
 layout) record `user_message`, `agent_message`, `agent_reasoning`, `exec_command_end`,
-`patch_apply_end`, `mcp_tool_call_end` events (and no web search at all). Both directions are pure functions here:
+`patch_apply_end`, `mcp_tool_call_end` events (and no web search at all).
 
 - `display_events(item_completed)` turns one `item_completed` payload into the legacy events
-  every frontend already replays (TUI transcript, app-server turns);
-- `item_completed(event, …)` turns one of our events into the `item_completed` payload a
-  0.169 reader projects, for files written in the 0.169 layout.
+  a resume replays (TUI transcript, app-server turns);
+- `item_completed(item, …)` wraps a turn item (`item_record.rollout_item`, rendered from the
+  item projection) in the `item_completed` payload a 0.169 reader projects.
 
 Item kinds this module does not know are skipped by readers, as newer versions add some.
 """
@@ -19,19 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 ITEM_COMPLETED = "item_completed"
-
-# Legacy display events that have an `item_completed` twin in the 0.169 layout.
-ITEM_EVENT_TYPES = frozenset(
-    {
-        "user_message",
-        "agent_message",
-        "agent_reasoning",
-        "exec_command_end",
-        "patch_apply_end",
-        "mcp_tool_call_end",
-        "web_search_end",
-    }
-)
 
 
 def _texts(parts: Any, kind: str) -> list[str]:
@@ -168,110 +155,6 @@ def _mcp_end_event(item: dict[str, Any], call_id: str) -> dict[str, Any]:
     return event
 
 
-def _mcp_item(event: dict[str, Any]) -> dict[str, Any]:
-    """The 0.169 `McpToolCall` item for one of our `mcp_tool_call_end` events.
-
-    0.169 writes `readOnlyHint` only for tools annotated read-only, `result` only when the
-    server answered (else `error: {message}`), and `status: "failed"` for either an error
-    or a result the server flagged `isError`.
-    """
-    invocation = event.get("invocation")
-    called = invocation if isinstance(invocation, dict) else {}
-    outcome = event.get("result")
-    outcome = outcome if isinstance(outcome, dict) else {}
-    item: dict[str, Any] = {
-        "type": "McpToolCall",
-        "id": str(event.get("call_id") or ""),
-        "server": str(called.get("server") or ""),
-        "tool": str(called.get("tool") or ""),
-        "arguments": called.get("arguments"),
-    }
-    if event.get("read_only") is True:
-        item["readOnlyHint"] = True
-    ok = outcome.get("Ok")
-    if isinstance(ok, dict):
-        failed = bool(ok.get("isError", False))
-        result: dict[str, Any] = {"content": ok.get("content") or []}
-        if ok.get("structuredContent") is not None:
-            result["structuredContent"] = ok["structuredContent"]
-        result["isError"] = failed
-        item.update(status="failed" if failed else "completed", result=result)
-    else:
-        item.update(status="failed", error={"message": str(outcome.get("Err") or "")})
-    item["duration"] = _duration(event.get("duration"))
-    return item
-
-
-def _user_item(event: dict[str, Any], item_id: str) -> dict[str, Any]:
-    content: list[dict[str, Any]] = [
-        {"type": "text", "text": str(event.get("message") or ""), "text_elements": []}
-    ]
-    images = event.get("images")
-    if isinstance(images, list):
-        content.extend({"type": "image", "url": url} for url in images if isinstance(url, str))
-    return {"type": "UserMessage", "id": item_id, "content": content}
-
-
-def _command_item(event: dict[str, Any], cwd: str) -> dict[str, Any]:
-    duration_ms = event.get("duration_ms")
-    millis = duration_ms if isinstance(duration_ms, int) else 0
-    exit_code = event.get("exit_code")
-    return {
-        "type": "CommandExecution",
-        "id": str(event.get("call_id") or ""),
-        "command": event.get("command") or [],
-        "cwd": cwd,
-        "status": "completed" if exit_code == 0 else "failed",
-        "aggregated_output": str(event.get("aggregated_output") or ""),
-        "exit_code": exit_code,
-        "duration": {"secs": millis // 1000, "nanos": (millis % 1000) * 1_000_000},
-    }
-
-
-def turn_item(
-    event: dict[str, Any], item_id: str, *, cwd: str, changes: dict[str, Any] | None = None
-) -> dict[str, Any] | None:
-    """The 0.169 turn item for one of our display events, or None if it has no twin.
-
-    Args:
-        event: A legacy display event (`user_message`, `agent_message`, …).
-        item_id: The id to give items that have none of their own (messages, reasoning).
-        cwd: The session's working directory, for command items.
-        changes: For `patch_apply_end`, the changes its `patch_apply_begin` announced.
-    """
-    kind = event.get("type")
-    if kind == "user_message":
-        return _user_item(event, item_id)
-    if kind == "agent_message":
-        text = str(event.get("message") or "")
-        return {"type": "AgentMessage", "id": item_id, "content": [{"type": "Text", "text": text}]}
-    if kind == "agent_reasoning":
-        text = str(event.get("text") or "")
-        return {"type": "Reasoning", "id": item_id, "summary_text": [text], "raw_content": []}
-    if kind == "exec_command_end":
-        return _command_item(event, cwd)
-    if kind == "patch_apply_end":
-        return {
-            "type": "FileChange",
-            "id": str(event.get("call_id") or ""),
-            "changes": changes or {},
-            "status": "completed" if event.get("success") else "failed",
-            "stdout": str(event.get("stdout") or ""),
-            "stderr": str(event.get("stderr") or ""),
-        }
-    if kind == "mcp_tool_call_end":
-        return _mcp_item(event)
-    if kind == "web_search_end":
-        action = event.get("action")
-        return {
-            "type": "WebSearch",
-            "id": str(event.get("call_id") or ""),
-            "query": str(event.get("query") or ""),
-            "action": action if isinstance(action, dict) else {"type": "other"},
-        }
-    return None
-
-
 def item_completed(
     item: dict[str, Any], *, thread_id: str, turn_id: str, now_ms: int
 ) -> dict[str, Any]:
@@ -288,8 +171,6 @@ def item_completed(
 
 __all__ = [
     "ITEM_COMPLETED",
-    "ITEM_EVENT_TYPES",
     "display_events",
     "item_completed",
-    "turn_item",
 ]

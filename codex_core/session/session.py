@@ -254,8 +254,9 @@ class Session(TokenAccounting):
             self._turn_ended = True  # only its epilogue (flush, index) is left to run
         if isinstance(msg, TurnAbortedEvent) and msg.reason == "interrupted":
             self._record_turn_aborted()
-        self._events.put_nowait(Event(id=sub_id, msg=msg))
-        self.storage.record_event(msg)
+        event = Event(id=sub_id, msg=msg)
+        self._events.put_nowait(event)
+        self.storage.record_event(event)
         for warning in self.storage.drain_warnings():
             self._events.put_nowait(Event(id=sub_id, msg=WarningEvent(message=warning)))
 

@@ -16,7 +16,7 @@ from typing import Any
 from codex_core import __version__
 from codex_core.config import Config
 from codex_core.history import append_history, history_metadata, lookup_history
-from codex_core.protocol import EventMsg, ResponseItem, parse_response_item
+from codex_core.protocol import Event, ResponseItem, parse_response_item
 from codex_core.rollout import RolloutRecorder, read_rollout, reconstruct
 from codex_core.turn_context import TurnContext
 
@@ -110,10 +110,10 @@ class SessionStorage:
         if self.recorder is not None:
             self.recorder.record_response_items([i.to_wire() for i in items])
 
-    def record_event(self, msg: EventMsg) -> None:
-        """Persist an event if it is of a persisted kind (the recorder filters)."""
+    def record_event(self, event: Event) -> None:
+        """Persist an event in the rollout's layout (the recorder filters)."""
         if self.recorder is not None:
-            self.recorder.record_event(msg.to_wire())
+            self.recorder.record_event(event)
 
     def record_turn_context(self, turn: TurnContext) -> None:
         """Persist the settings of the turn about to run."""

@@ -13,8 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from codex_core.items import Event, Projection
+from codex_core.items.notices import ItemCompleted
+from codex_core.protocol import parse_event_msg
 from codex_core.rollout import read_rollout, reconstruct
-from codex_core.rollout.turn_items import display_events, turn_item
+from codex_core.rollout.item_record import rollout_item
+from codex_core.rollout.turn_items import display_events
 from tests.compat.conftest import (
     Cli,
     install_fixture,
@@ -82,7 +86,12 @@ def test_rollout_0169_mcp_and_search_items_survive_a_round_trip(tmp_path: Path) 
     assert len(recorded) == 5
     for item in recorded:
         [event] = display_events({"type": "item_completed", "item": item})
-        assert turn_item(event, "unused", cwd="/") == item
+        msg = parse_event_msg(event)
+        assert msg is not None
+        [done] = [
+            n for n in Projection().feed(Event(id="t", msg=msg)) if isinstance(n, ItemCompleted)
+        ]
+        assert rollout_item(done.item, cwd="/") == item
 
 
 def search_then_mcp_calls() -> list[Step]:

@@ -84,7 +84,7 @@ def rollout_items(events: list[Event]) -> str:
     layout = Layout(next_ordinal=0, items=True, thread_id="thread", cwd="/work/proj")
     lines: list[str] = []
     for event in events:
-        for line_type, payload in layout.event_lines(event.msg.to_wire(), now=FIXED_NOW):
+        for line_type, payload in layout.event_lines(event, now=FIXED_NOW):
             lines.append(json.dumps({"type": line_type, "payload": payload}, ensure_ascii=False))
     return stable_ids("".join(line + "\n" for line in lines))
 
