@@ -9,6 +9,8 @@ from pathlib import Path
 
 from codex_core.hooks.sources import load_hooks
 from tests.servers.conftest import AppServerFactory
+from tests.support.model_server import ModelServer
+from tests.support.sse import message, turn
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "hooks_0169" / "hooks_list.json"
 
@@ -74,3 +76,27 @@ def test_app_server_skills_list_shows_enabled_disabled_and_broken(
             "path": str(codex_home / "skills" / "broken" / "SKILL.md"),
         }
     ]
+
+
+def test_app_server_skill_mention_reaches_the_model(
+    app_server: AppServerFactory, codex_home: Path, model_server: ModelServer
+) -> None:
+    folder = codex_home / "skills" / "alpha"
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text("---\nname: alpha\ndescription: first\n---\nALPHA STEPS\n")
+    model_server.add(turn(message("ok")))
+    client = app_server()
+    client.initialize()
+    thread_id = client.call("thread/start", {})["result"]["thread"]["id"]
+    client.call(
+        "turn/start", {"threadId": thread_id, "input": [{"type": "text", "text": "use $alpha"}]}
+    )
+    client.notification("turn/completed", timeout=30)
+    texts = [
+        part.get("text", "")
+        for item in model_server.bodies[-1]["input"]
+        if item.get("type") == "message"
+        for part in item["content"]
+    ]
+    assert any(t.startswith("<skills_instructions>") and "- alpha: first" in t for t in texts)
+    assert any(t.startswith("<skill>\n<name>alpha</name>") and "ALPHA STEPS" in t for t in texts)
