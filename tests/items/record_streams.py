@@ -18,6 +18,7 @@ import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from codex_core.config import ConfigOverrides, load_config
 from codex_core.protocol import (
@@ -192,6 +193,36 @@ async def compaction(rec: Recorder, server: ModelServer) -> None:
     await rec.compact()
 
 
+def _hook(command: str, **extra: Any) -> dict[str, Any]:
+    return {"hooks": [{"type": "command", "command": command, **extra}]}
+
+
+HOOKS: dict[str, dict[str, Any]] = {
+    "hooks": {
+        "SessionStart": [
+            _hook(
+                'echo \'{"hookSpecificOutput":{"hookEventName":"SessionStart",'
+                '"additionalContext":"remember the hook"}}\''
+            )
+        ],
+        "UserPromptSubmit": [_hook("true", statusMessage="checking the prompt")],
+        "PreToolUse": [{"matcher": "Bash", **_hook("true")}],
+        "PostToolUse": [{"matcher": "Bash", **_hook("echo broken >&2; exit 1")}],
+        "Stop": [_hook("true")],
+    }
+}
+"""hooks.json of scenarios that run hooks (trust bypassed, as `--dangerously-bypass-hook-trust`)."""
+
+
+async def hooks(rec: Recorder, server: ModelServer) -> None:
+    """Hooks around a prompt, a command and the turn's end; one hook fails."""
+    server.add(
+        turn(shell_call(["bash", "-c", "echo hooked"], call_id="call_hooked")),
+        turn(message("Hooks ran.")),
+    )
+    await rec.turn("run with hooks")
+
+
 SCENARIOS: dict[str, tuple[AskForApproval, Scenario]] = {
     "message_and_reasoning": ("never", message_and_reasoning),
     "command": ("never", command),
@@ -201,18 +232,26 @@ SCENARIOS: dict[str, tuple[AskForApproval, Scenario]] = {
     "interrupted": ("never", interrupted),
     "model_failure": ("never", model_failure),
     "compaction": ("never", compaction),
+    "hooks": ("never", hooks),
 }
 
 
 async def record(name: str, home: Path, workdir: Path) -> list[Event]:
     """The events of one scenario's session."""
     policy, scenario = SCENARIOS[name]
+    if name in HOOKS:
+        (home / "hooks.json").write_text(json.dumps({"hooks": HOOKS[name]}), "utf-8")
     with ModelServer() as server:
         overrides = server.config_overrides(
             "responses", request_max_retries=0, stream_max_retries=0
         )
         config = load_config(
-            ConfigOverrides(cwd=workdir, approval_policy=policy, sandbox_mode="workspace-write"),
+            ConfigOverrides(
+                cwd=workdir,
+                approval_policy=policy,
+                sandbox_mode="workspace-write",
+                bypass_hook_trust=name in HOOKS,
+            ),
             [*overrides, 'model = "gpt-5.5"'],
             codex_home=home,
         )

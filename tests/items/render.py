@@ -11,11 +11,16 @@ import io
 import json
 import re
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
 
+from codex_core import __version__
+from codex_core.config import Config
 from codex_core.protocol import Event, TaskStartedEvent, UserMessageEvent
 from codex_core.rollout.layout import Layout
 from codex_core.servers.app_server.translate import ApprovalAsk, Translator
+from codex_tui.exec.human import HumanProcessor
 from codex_tui.exec.jsonl import JsonlProcessor
 
 FIXED_NOW = 1_790_000_000.0
@@ -57,6 +62,27 @@ def exec_jsonl(events: list[Event]) -> str:
     return out.getvalue()
 
 
+def exec_human(events: list[Event]) -> str:
+    """What `codex exec` prints for a person (colours on), one `[stream, line]` a line."""
+    config = SimpleNamespace(
+        cwd=Path("/work/proj"),
+        model="gpt-5.5",
+        model_provider_id="mock",
+        approval_policy="never",
+        sandbox_policy=SimpleNamespace(mode="workspace-write"),
+        model_reasoning_effort=None,
+        model_reasoning_summary=None,
+    )
+    err, out = io.StringIO(), io.StringIO()
+    human = HumanProcessor(cast(Config, config), "the prompt", out=out, err=err, color=True)
+    for event in events:
+        human.handle(event)
+    printed = err.getvalue().replace(f"codex v{__version__}", "codex v<version>")
+    lines = [["stderr", line] for line in printed.splitlines()]
+    lines += [["stdout", line] for line in out.getvalue().splitlines()]
+    return stable_ids("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines))
+
+
 def app_server(events: list[Event]) -> str:
     """The app-server's notifications and server requests for the stream, one a line.
 
@@ -91,6 +117,7 @@ def rollout_items(events: list[Event]) -> str:
 
 FRONTENDS: dict[str, Callable[[list[Event]], str]] = {
     "exec_jsonl": exec_jsonl,
+    "exec_human": exec_human,
     "app_server": app_server,
     "rollout_items": rollout_items,
 }
