@@ -5,23 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from codex_core.protocol import (
-    ElicitationRequestEvent,
-    ExecApprovalOp,
-    PatchApprovalOp,
-    ReviewDecision,
-    UserMessageEvent,
-)
-from codex_core.servers.app_server import elicitation
 from codex_core.servers.app_server import model_notify as n
-from codex_core.servers.app_server.model_thread import ActiveStatus
-from codex_core.servers.app_server.threads import LoadedThread, is_shutdown
-from codex_core.servers.app_server.translate import ApprovalAsk
+from codex_core.servers.app_server.hub import ThreadHub
+from codex_core.servers.app_server.threads import LoadedThread
 from codex_core.servers.app_server.wire import (
     Incoming,
     ParamsModel,
@@ -32,7 +22,6 @@ from codex_core.servers.app_server.wire import (
     notification,
     parse_line,
     response,
-    server_request,
 )
 
 log = logging.getLogger(__name__)
@@ -40,21 +29,6 @@ log = logging.getLogger(__name__)
 Writer = Callable[[dict[str, Any]], None]
 Handler = Callable[[Any, Any], Awaitable[BaseModel]]
 """A request handler: (the server, parsed params) → result."""
-
-_DECISIONS: dict[str, ReviewDecision] = {
-    "accept": "approved",
-    "acceptForSession": "approved_for_session",
-    "decline": "denied",
-    "cancel": "abort",
-}
-
-
-@dataclass
-class _Pending:
-    thread: LoadedThread
-    call_id: str
-    kind: Literal["exec", "patch", "elicitation"]
-    elicitation: ElicitationRequestEvent | None = None
 
 
 def describe_validation_error(err: ValidationError) -> str:
@@ -80,15 +54,16 @@ class AppServer:
         cli_overrides: list[str],
         write: Writer,
         methods: dict[str, tuple[type[ParamsModel], Handler]],
+        hub: ThreadHub | None = None,
     ) -> None:
+        self.hub = hub or ThreadHub()
         self.cli_overrides = cli_overrides
         self._write = write
         self._methods = methods
         self.initialized = False
         self.client_name = ""
-        self.threads: dict[str, LoadedThread] = {}
-        self._pending: dict[int, _Pending] = {}
-        self._next_request_id = 0
+        self.threads: dict[str, LoadedThread] = self.hub.threads
+        self._tasks: set[asyncio.Task[None]] = set()
         self._after: list[n.ServerMessage] = []
 
     # ------------------------------------------------------------------ output
@@ -110,7 +85,7 @@ class AppServer:
             log.error("dropping a line that is not a JSON-RPC message: %.200r", line)
             return
         if incoming.is_response:
-            self._on_response(incoming)
+            self.hub.on_response(incoming)
         elif incoming.is_notification:
             log.debug("client notification %s", incoming.method)
         else:
@@ -152,6 +127,10 @@ class AppServer:
 
     # ------------------------------------------------------------------ threads
 
+    def send(self, message: dict[str, Any]) -> None:
+        """Send one wire message to this client (the hub's subscriber interface)."""
+        self._write(message)
+
     def thread(self, thread_id: str) -> LoadedThread:
         """A loaded thread, or the error Codex answers for an unknown one."""
         loaded = self.threads.get(thread_id)
@@ -160,104 +139,19 @@ class AppServer:
         return loaded
 
     def adopt(self, loaded: LoadedThread) -> None:
-        """Start pumping a new thread's events to the client."""
-        self.threads[loaded.id] = loaded
-        loaded.pump = asyncio.get_running_loop().create_task(self._pump(loaded))
-
-    async def _pump(self, loaded: LoadedThread) -> None:
-        while True:
-            event = await loaded.session.next_event()
-            if is_shutdown(event):
-                loaded.stopped.set()
-                return
-            if isinstance(event.msg, UserMessageEvent) and not loaded.preview:
-                loaded.preview = event.msg.message
-            if isinstance(event.msg, ElicitationRequestEvent):
-                self._elicit(loaded, event.msg, loaded.translator.turn_id_of(event.id))
-                continue
-            for out in loaded.translator.translate(event):
-                if isinstance(out, ApprovalAsk):
-                    self._ask(loaded, out)
-                    continue
-                if isinstance(out, n.TurnCompletedNotification):
-                    self._drop_pending(loaded)
-                self.notify(out)
-
-    def _ask(self, loaded: LoadedThread, ask: ApprovalAsk) -> None:
-        request_id = self._next_request_id
-        self._next_request_id += 1
-        self._pending[request_id] = _Pending(loaded, ask.call_id, ask.kind)
-        params = ask.params.model_dump(mode="json")
-        self._write(server_request(request_id, ask.params.METHOD, params))
-
-    def _elicit(
-        self, loaded: LoadedThread, event: ElicitationRequestEvent, turn_id: str | None
-    ) -> None:
-        request_id = self._next_request_id
-        self._next_request_id += 1
-        self._pending[request_id] = _Pending(loaded, event.id, "elicitation", event)
-        if turn_id is not None:  # as 0.169: the turn waits on the user meanwhile
-            waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
-            self.notify(n.ThreadStatusChangedNotification(threadId=loaded.id, status=waiting))
-        params = elicitation.request_params(event, loaded.id, turn_id)
-        self._write(server_request(request_id, elicitation.METHOD, params))
-
-    def _drop_pending(self, loaded: LoadedThread) -> None:
-        """Requests of a finished turn are resolved (the session already gave up on them)."""
-        for request_id, pending in list(self._pending.items()):
-            if pending.thread is loaded and pending.elicitation is None:
-                del self._pending[request_id]
-                self.notify(
-                    n.ServerRequestResolvedNotification(threadId=loaded.id, requestId=request_id)
-                )
-
-    def _on_response(self, incoming: Incoming) -> None:
-        request_id = incoming.id
-        pending = self._pending.pop(request_id, None) if isinstance(request_id, int) else None
-        if pending is None or request_id is None:
-            log.warning("response to an unknown server request %r", request_id)
-            return
-        result = incoming.raw.get("result")
-        if pending.elicitation is not None:  # the server may still wait after the turn
-            resolve = elicitation.answer_op(pending.elicitation, result)
-            asyncio.get_running_loop().create_task(pending.thread.session.submit(resolve))
-            resolved = n.ServerRequestResolvedNotification(
-                threadId=pending.thread.id, requestId=request_id
+        """Run a newly loaded thread and send its events to this client."""
+        self.hub.adopt(loaded, self)
+        if self.hub.queues.waiting(loaded.id):  # messages queued while it was not loaded
+            task = asyncio.get_running_loop().create_task(
+                self.hub.queues.start_next(loaded, self.hub.notify)
             )
-            self.notify(resolved)
-            if pending.elicitation.turn_id is not None:
-                going = ActiveStatus()
-                self.notify(
-                    n.ThreadStatusChangedNotification(threadId=pending.thread.id, status=going)
-                )
-            return
-        decision: ReviewDecision = "denied"
-        remember: list[str] | None = None
-        try:
-            if pending.kind == "exec":
-                answer = n.CommandApprovalResponse.model_validate(result)
-                if isinstance(answer.decision, n.AcceptWithAmendment):
-                    decision = "approved"
-                    remember = answer.decision.acceptWithExecpolicyAmendment.execpolicy_amendment
-                else:
-                    decision = _DECISIONS[answer.decision]
-            else:
-                decision = _DECISIONS[n.FileChangeApprovalResponse.model_validate(result).decision]
-        except ValidationError:
-            log.warning("unusable approval answer %r; declining", result)
-        loaded = pending.thread
-        op = (
-            ExecApprovalOp(id=pending.call_id, decision=decision, remember_prefix=remember)
-            if pending.kind == "exec"
-            else PatchApprovalOp(id=pending.call_id, decision=decision)
-        )
-        asyncio.get_running_loop().create_task(loaded.session.submit(op))
-        self.notify(n.ServerRequestResolvedNotification(threadId=loaded.id, requestId=request_id))
-        if not (pending.kind == "exec" and decision == "abort"):  # the translator sends it then
-            active = n.ThreadStatusChangedNotification(threadId=loaded.id, status=ActiveStatus())
-            self.notify(active)
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    def subscribe(self, loaded: LoadedThread) -> None:
+        """Send a thread another client loaded to this client too."""
+        self.hub.subscribe(loaded.id, self)
 
     async def close(self) -> None:
-        """Stop every loaded thread's session."""
-        await asyncio.gather(*(t.shutdown() for t in self.threads.values()))
-        self.threads.clear()
+        """The client is gone: its threads keep running in the hub."""
+        self.hub.unsubscribe(self)

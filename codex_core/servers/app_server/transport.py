@@ -42,4 +42,5 @@ async def serve_stdio(cli_overrides: list[str]) -> int:
                 await server.handle_line(line)
     finally:
         await server.close()
+        await server.hub.close()  # stdio serves one client: its threads end with it
     return 0
