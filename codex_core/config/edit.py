@@ -73,6 +73,15 @@ def set_hook_state(
     _edit(codex_home, changes)
 
 
+def set_feature(codex_home: Path, name: str, value: bool | None) -> None:
+    """Set `[features] name = value` in CODEX_HOME/config.toml (None removes the key).
+
+    Raises:
+        ConfigError: config.toml is malformed or cannot be written.
+    """
+    _edit(codex_home, [(("features", name), value)])
+
+
 def _edit(codex_home: Path, changes: list[tuple[tuple[str, ...], str | bool | None]]) -> None:
     path = codex_home / CONFIG_TOML
     text, _ = read_config_toml(path)  # raises the one-line ConfigError on bad TOML

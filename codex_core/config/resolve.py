@@ -158,6 +158,8 @@ def resolve_config(
         history=HistoryConfig(toml.history.persistence, toml.history.max_bytes),
         hide_agent_reasoning=toml.hide_agent_reasoning,
         tui_notifications=toml.tui.notifications,
+        tui_alternate_screen=toml.tui.alternate_screen,
+        features=_features(toml.features, warnings),
         mcp_servers=mcp_servers_from_toml(toml),
         projects=projects,
         project_doc_max_bytes=(
@@ -170,6 +172,22 @@ def resolve_config(
         warnings=warnings,
         model_providers=providers,
     )
+
+
+def _features(table: dict[str, bool], warnings: list[str]) -> dict[str, bool]:
+    """The `[features]` names Codex 0.169 knows; the others, and known ones this codex does not
+    honour set away from their default, are named in warnings."""
+    from codex_core.features import catalog, ignored_settings
+
+    known = catalog()
+    for name in table:
+        if name not in known:
+            warnings.append(f"unknown config key `features.{name}` (ignored)")
+    kept = {name: value for name, value in table.items() if name in known}
+    warnings.extend(
+        f"feature `{name}` has no effect in this codex (ignored)" for name in ignored_settings(kept)
+    )
+    return kept
 
 
 def _check_flags(overrides: ConfigOverrides) -> None:

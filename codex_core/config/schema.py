@@ -115,6 +115,9 @@ class TuiToml(_Table):
     notifications: bool | list[str] = False
     """Terminal notifications (OSC 9): true, false, or the kinds to send
     (`agent-turn-complete`, `approval-requested`)."""
+    alternate_screen: Literal["auto", "always", "never"] = "auto"
+    """`never` runs the TUI inline, so the conversation stays in the scrollback
+    (`--no-alt-screen` for one run)."""
 
 
 class UpdatePlanToolToml(_Table):
@@ -165,6 +168,8 @@ class ConfigToml(_Table):
     web_search: WebSearchMode | None = None
     tools: ToolsToml = Field(default_factory=ToolsToml)
     skills: dict[str, Any] = Field(default_factory=dict)
+    features: dict[str, bool] = Field(default_factory=dict)
+    """`[features]`: Codex 0.169's feature flags by name (see `codex_core.features`)."""
     hooks: dict[str, Any] = Field(default_factory=dict)
     """`[hooks]`: inline hook groups per event and `[hooks.state."<key>"]` trust records."""
     """`[skills]`: `bundled.enabled`, `[[skills.config]]` entries (read by `codex_core.skills`)."""

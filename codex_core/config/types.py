@@ -94,6 +94,10 @@ class Config:
     history: HistoryConfig = field(default_factory=HistoryConfig)
     hide_agent_reasoning: bool = False
     tui_notifications: bool | list[str] = False
+    tui_alternate_screen: str = "auto"
+    """`tui.alternate_screen`: `never` runs the TUI inline (`--no-alt-screen`)."""
+    features: dict[str, bool] = field(default_factory=dict)
+    """`[features]` as set (known 0.169 names only); `codex_core.features` reads it."""
     """`tui.notifications`: true, false, or the notification kinds the TUI sends."""
     mcp_servers: dict[str, McpServerConfig] = field(default_factory=dict)
     projects: dict[str, ProjectConfig] = field(default_factory=dict)

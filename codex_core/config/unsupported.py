@@ -45,7 +45,6 @@ NOT_IMPLEMENTED: tuple[tuple[str, ...], ...] = (
             "experimental_thread_config_endpoint",
             "experimental_thread_store",
             "experimental_use_unified_exec_tool",
-            "features",
             "forced_chatgpt_workspace_id",
             "forced_login_method",
             "include_apps_instructions",

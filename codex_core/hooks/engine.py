@@ -9,7 +9,6 @@ PostToolUse block, the continuations a Stop hook asks for.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import os
 import time
@@ -63,7 +62,6 @@ class SessionHooks:
         self.bypass_trust = bypass_trust
         self.started = False
         """Whether SessionStart ran (once per session, on its first turn)."""
-        self._runs = itertools.count()
 
     def any_for(self, event: str) -> bool:
         """Whether some hook of `event` may run (cheap: callers skip payload work if not)."""
@@ -94,11 +92,15 @@ class SessionHooks:
     async def _run_one(
         self, hook: HookDef, payload: bytes, scope: HookScope, emit: Callable[[EventMsg], None]
     ) -> Outcome:
+        order = self.catalog.hooks.index(hook)
         run = HookRun(
-            id=f"{hook.event.label}:{next(self._runs)}:{hook.source_path}",
+            # 0.169's run id names the hook (`stop:2:<file>`), the same on every run
+            id=f"{hook.event.label.replace('_', '-')}:{order}:{hook.source_path}",
             event_name=hook.event.name,
             source_path=str(hook.source_path),
-            display_order=self.catalog.hooks.index(hook),
+            source=hook.source,
+            scope="turn" if hook.event.turn_scoped else "thread",
+            display_order=order,
             status_message=hook.status_message,
             started_at=int(time.time()),
         )

@@ -23,6 +23,10 @@ class HookRun(_Model):
     event_name: str
     """The event as configured (`PreToolUse`)."""
     source_path: str
+    source: str = "unknown"
+    """Where the hook is configured: `user` (CODEX_HOME), `project` (`.codex/hooks.json`)."""
+    scope: Literal["thread", "turn"] = "turn"
+    """`thread` for SessionStart and SessionEnd, `turn` for the rest."""
     display_order: int = 0
     status: HookRunStatus = "running"
     status_message: str | None = None

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from codex_core.apply_patch import TurnDiffTracker
 from codex_core.client import ModelClientError, ToolSpec
 from codex_core.config.shell_env import create_env
+from codex_core.features import disabled_tools
 from codex_core.instructions import base_instructions
 from codex_core.kernel import Kernel, ToolCall, ToolHost, ToolOutput
 from codex_core.model_family import exec_tool_style, offers_update_plan
@@ -143,6 +144,8 @@ class TurnRunner:
             await asyncio.shield(snapshot)
             return
         register_view_image(registry)
+        for name in disabled_tools(s.config.features):  # `[features]`, --disable shell_tool
+            registry.entries.pop(name, None)
         instructions = s.config.base_instructions or base_instructions()
         compactor = Compactor(s, sub.id, emit, client, turn, instructions)
         compactor.around = hooks.around_compaction

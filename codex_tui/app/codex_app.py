@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -81,6 +82,12 @@ class CodexApp(App[ExitSummary]):
         path = self.options.resume_path
         if self.options.show_picker:
             path = await self.push_screen_wait(self._picker())
+            if path is not None and self.options.fork_picked:
+                from codex_core.frontend.fork import fork_session
+
+                home = Path(self.options.codex_home or ".")
+                path, original = await asyncio.to_thread(fork_session, home, path)
+                self.options.notice = f"Thread forked from {original}"
         await self.start_session(path)
 
     def _picker(self, *, in_app: bool = False) -> ResumePickerScreen:

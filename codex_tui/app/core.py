@@ -147,3 +147,5 @@ class LaunchOptions:
     """Enter was pressed after the draft: send it once the session is ready."""
     notice: str | None = None
     """Shown once after the next session's past (a backtrack's fork says what it did)."""
+    fork_picked: bool = False
+    """`codex fork`: the session chosen in the picker is forked, and the fork opened."""

@@ -69,4 +69,38 @@ def add_common_flags(parser: argparse.ArgumentParser) -> None:
         help="run enabled hooks without recorded trust, for this run only (DANGEROUS: only "
         "for automation that vets hook sources itself)",
     )
+    add_config_flags(parser)
     parser.add_argument("--debug", action="store_true", help="print tracebacks and debug logs")
+
+
+def add_config_flags(parser: argparse.ArgumentParser, *, strict: bool = True) -> None:
+    """`--enable`/`--disable FEATURE` (= `-c features.NAME=true|false`) and `--strict-config`."""
+    parser.add_argument(
+        "--enable",
+        action="append",
+        default=[],
+        metavar="FEATURE",
+        help="enable a feature (repeatable); same as -c features.FEATURE=true",
+    )
+    parser.add_argument(
+        "--disable",
+        action="append",
+        default=[],
+        metavar="FEATURE",
+        help="disable a feature (repeatable); same as -c features.FEATURE=false",
+    )
+    if strict:
+        parser.add_argument(
+            "--strict-config",
+            action="store_true",
+            help="stop with an error when config.toml has a key this codex does not know",
+        )
+
+
+def add_no_alt_screen(parser: argparse.ArgumentParser) -> None:
+    """`--no-alt-screen`: the TUI runs inline (same as `tui.alternate_screen = "never"`)."""
+    parser.add_argument(
+        "--no-alt-screen",
+        action="store_true",
+        help="run the TUI inline, so the conversation stays in the terminal's scrollback",
+    )

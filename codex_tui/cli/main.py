@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Literal
 
 from codex_core import __version__
-from codex_tui.cli.args import CliParser, UsageError, add_common_flags
+from codex_tui.cli.args import CliParser, UsageError, add_common_flags, add_no_alt_screen
 
 PASSTHROUGH = {
     "sandbox": ("codex_tui.cli.sandbox", "run commands under the codex sandbox"),
@@ -17,6 +17,10 @@ PASSTHROUGH = {
     "sessions": ("codex_tui.cli.sessions", "list recorded sessions"),
     "mcp": ("codex_tui.cli.mcp", "manage MCP servers in config.toml"),
     "completion": ("codex_tui.cli.completion", "print a bash, zsh or fish completion script"),
+    "features": ("codex_tui.cli.features", "list feature flags, enable or disable one"),
+    "archive": ("codex_tui.cli.session_commands:archive_main", "archive a saved session"),
+    "unarchive": ("codex_tui.cli.session_commands:unarchive_main", "unarchive a saved session"),
+    "delete": ("codex_tui.cli.session_commands:delete_main", "delete a saved session"),
 }
 
 UNSUPPORTED = frozenset(
@@ -24,20 +28,15 @@ UNSUPPORTED = frozenset(
         "agents",
         "apply",
         "a",
-        "archive",
         "cloud",
-        "delete",
         "doctor",
         "exec-server",
-        "features",
-        "fork",
         "migrate-nfs-db",
         "migrate-rollouts",
         "plugin",
         "queue",
         "remote-control",
         "review",
-        "unarchive",
         "update",
     }
 )
@@ -49,8 +48,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser = CliParser(
         prog="codex",
         description="codex — a coding agent in your terminal.",
-        epilog="subcommands: exec, resume, login, logout, mcp, app-server, acp, sandbox, "
-        "execpolicy, sessions, completion "
+        epilog="subcommands: exec, resume, fork, archive, unarchive, delete, features, login, "
+        "logout, mcp, app-server, acp, sandbox, execpolicy, sessions, completion "
         "(run `codex <subcommand> --help`)",
     )
     parser.add_argument("--version", action="version", version=f"codex-cli {__version__}")
@@ -64,6 +63,7 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--search", action="store_true", help="let the model search the live web (web_search)"
     )
+    add_no_alt_screen(parser)
     parser.add_argument("prompt", nargs="?", help="first message to send")
     return parser
 
@@ -77,8 +77,30 @@ def build_resume_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--last", action="store_true", help="resume the most recent session")
     parser.add_argument("--all", action="store_true", help="show sessions of every directory")
+    add_no_alt_screen(parser)
     parser.add_argument("session_id", nargs="?", help="session id (or prefix) to resume")
     parser.add_argument("prompt", nargs="?", help="message to send after resuming")
+    return parser
+
+
+def build_fork_parser() -> argparse.ArgumentParser:
+    """`codex fork [--last | --all | ID] [PROMPT]`."""
+    parser = CliParser(
+        prog="codex fork",
+        description="Fork a recorded session into a new one and open it (a picker by default; "
+        "--last forks the most recent interactive session).",
+    )
+    add_common_flags(parser)
+    parser.add_argument(
+        "-a", "--ask-for-approval", choices=["untrusted", "on-failure", "on-request", "never"]
+    )
+    parser.add_argument(
+        "--last", action="store_true", help="fork the most recent interactive session"
+    )
+    parser.add_argument("--all", action="store_true", help="show sessions of every directory")
+    add_no_alt_screen(parser)
+    parser.add_argument("session_id", nargs="?", help="session id, thread name or id prefix")
+    parser.add_argument("prompt", nargs="?", help="message to send in the new session")
     return parser
 
 
@@ -137,7 +159,17 @@ def _leading_options(args: list[str]) -> tuple[list[list[str]], list[str]]:
     return options, args[index:]
 
 
-SUBCOMMANDS_WITH_ROOT_OPTIONS = ("exec", "e", "resume", "mcp")
+SUBCOMMANDS_WITH_ROOT_OPTIONS = (
+    "exec",
+    "e",
+    "resume",
+    "fork",
+    "mcp",
+    "features",
+    "archive",
+    "unarchive",
+    "delete",
+)
 """Subcommands that take the root options they know when those come before them."""
 
 
@@ -160,8 +192,11 @@ def _with_root_options(head: str, options: list[list[str]], rest: list[str]) -> 
         from codex_tui.exec.cli import build_exec_parser
 
         known: Collection[str] = build_exec_parser()._option_string_actions
-    elif head == "resume":
+    elif head in ("resume", "fork", "archive", "unarchive", "delete"):
+        # the session commands take every common option (0.169's accept and ignore most)
         known = build_resume_parser()._option_string_actions
+    elif head == "features":
+        known = ("-c", "--config", "--enable", "--disable", "--strict-config")
     else:
         known = ("-c", "--config")
     kept: list[str] = []
@@ -172,7 +207,10 @@ def _with_root_options(head: str, options: list[list[str]], rest: list[str]) -> 
     return kept + rest
 
 
-BUILTIN = ("exec", "e", "resume", "login", "logout", "help")
+STRICT_CONFIG_COMMANDS = ("exec", "e", "resume", "fork", "archive", "unarchive", "delete")
+"""Subcommands that take a root `--strict-config` (it is refused before any other)."""
+
+BUILTIN = ("exec", "e", "resume", "fork", "login", "logout", "help")
 """Subcommands `_dispatch` runs itself (beside PASSTHROUGH, SERVERS and UNSUPPORTED)."""
 
 
@@ -193,16 +231,20 @@ def _dispatch(args: list[str]) -> int:
         # Root options before a subcommand: it takes those it knows; the others are the
         # root's, which 0.169 accepts and ignores there (`codex -m X mcp list`).
         head = rest[0]
+        if ["--strict-config"] in leading and head not in STRICT_CONFIG_COMMANDS:
+            # as 0.169: commands that do not load the session config refuse the flag
+            print(f"Error: `--strict-config` is not supported for `codex {head}`", file=sys.stderr)
+            return 1
         if head in SUBCOMMANDS_WITH_ROOT_OPTIONS:
             return _dispatch([head, *_with_root_options(head, leading, rest[1:])])
         return _dispatch(rest)
     head = args[0] if args else ""
     if head in PASSTHROUGH:
-        module_name = PASSTHROUGH[head][0]
+        module_name, _, function = PASSTHROUGH[head][0].partition(":")
         import importlib
 
         module = importlib.import_module(module_name)
-        run: Callable[[list[str]], int] = module.main
+        run: Callable[[list[str]], int] = getattr(module, function or "main")
         return run(args[1:])
     if head in ("exec", "e"):
         from codex_tui.exec.cli import main as exec_main
@@ -224,6 +266,11 @@ def _dispatch(args: list[str]) -> int:
     if head == "resume":
         ns = build_resume_parser().parse_args(args[1:])
         return _run_tui(ns, resume="id" if ns.session_id else ("last" if ns.last else "picker"))
+    if head == "fork":
+        ns = build_fork_parser().parse_args(args[1:])
+        return _run_tui(
+            ns, resume="id" if ns.session_id else ("last" if ns.last else "picker"), fork=True
+        )
     if head in ("help", "-h", "--help") and len(args) == 1:
         build_tui_parser().print_help()
         return 0
@@ -231,17 +278,31 @@ def _dispatch(args: list[str]) -> int:
     return _run_tui(ns, resume="none")
 
 
-def _run_tui(ns: argparse.Namespace, *, resume: Literal["none", "picker", "last", "id"]) -> int:
+def _run_tui(
+    ns: argparse.Namespace,
+    *,
+    resume: Literal["none", "picker", "last", "id"],
+    fork: bool = False,
+) -> int:
     from pathlib import Path
 
+    from codex_tui.cli.config_flags import ConfigFlagError, config_pairs
     from codex_tui.cli.overrides import overrides_from_args, split_image_args
 
     overrides = overrides_from_args(ns, approval=getattr(ns, "ask_for_approval", None))
+    try:
+        pairs = config_pairs(ns)
+    except ConfigFlagError as err:
+        print(err, file=sys.stderr)
+        return 1
+    if ns.no_alt_screen:
+        pairs.append('tui.alternate_screen="never"')
     from codex_tui.cli.tui import run_tui
 
     code: int = run_tui(
         overrides,
-        list(ns.config),
+        pairs,
+        fork=fork,
         prompt=getattr(ns, "prompt", None),
         images=[Path(p) for p in split_image_args(ns.image)],
         resume=resume,

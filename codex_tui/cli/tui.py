@@ -29,6 +29,7 @@ def run_tui(
     resume: ResumeMode = "none",
     resume_id: str | None = None,
     show_all: bool = False,
+    fork: bool = False,
 ) -> int:
     """Run the interactive app; returns the process exit code.
 
@@ -41,6 +42,7 @@ def run_tui(
             `id` resumes `resume_id`, `none` starts a new session.
         resume_id: Session id (or unambiguous prefix) for `resume="id"`.
         show_all: List sessions of every directory, not only the current one.
+        fork: Open a copy of the chosen session (`codex fork`) instead of the session.
     """
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
@@ -54,7 +56,9 @@ def run_tui(
         os.environ.pop(stale, None)
     # The composer goes up before the config, the core and Textual load, and echoes what is
     # typed until the app takes over (see first_frame).
-    frame = None if resume == "picker" else FirstFrame.paint(keys=sys.stdin)
+    # Inline, the frame would draw on the alternate screen the run must never enter.
+    inline = inline_requested(cli_overrides)
+    frame = None if resume == "picker" or inline else FirstFrame.paint(keys=sys.stdin)
     try:
         return _run(
             frame,
@@ -65,6 +69,7 @@ def run_tui(
             resume=resume,
             resume_id=resume_id,
             show_all=show_all,
+            fork=fork,
         )
     finally:
         if frame is not None:
@@ -81,6 +86,7 @@ def _run(
     resume: ResumeMode,
     resume_id: str | None,
     show_all: bool,
+    fork: bool = False,
 ) -> int:
     from codex_core import __version__
     from codex_core.config import ConfigError, load_config
@@ -96,8 +102,14 @@ def _run(
     except ConfigError as err:
         return fail(str(err))
     _log_to_file(config)
+    notice = None
     try:
-        resume_path = _resume_path(config, resume, resume_id, show_all)
+        if fork:
+            from codex_tui.cli.fork import fork_for_tui
+
+            resume_path, notice = fork_for_tui(config, resume, resume_id, show_all)
+        else:
+            resume_path = _resume_path(config, resume, resume_id, show_all)
     except LookupError as err:
         return fail(str(err))
 
@@ -140,9 +152,12 @@ def _run(
         notifications=config.tui_notifications,
         draft=typed.text if typed else "",
         send_draft=bool(typed and typed.submitted and not prompt and not images),
+        notice=notice,
+        fork_picked=fork,
     )
     app = CodexApp(boot, options)
-    summary = app.run()
+    # Inline (`--no-alt-screen`), the last frame stays on the terminal, in its scrollback.
+    summary = app.run(inline=config.tui_alternate_screen == "never", inline_no_clear=True)
     boot.release_spare()
     if frame is not None:
         frame.close()
@@ -187,6 +202,25 @@ def _resume_path(
         except SessionNotFoundError:
             return None  # nothing to continue: start a new session, as the Codex CLI does
     return None
+
+
+def inline_requested(cli_overrides: list[str]) -> bool:
+    """Whether `tui.alternate_screen = "never"` comes from `-c` (`--no-alt-screen`) or
+    config.toml, read before the config loads (the first frame needs to know)."""
+    import tomllib
+
+    for pair in reversed(cli_overrides):
+        key, _, value = pair.partition("=")
+        if key.strip() == "tui.alternate_screen":
+            return value.strip().strip("\"'") == "never"
+    from codex_core.frontend.home import CodexHomeError, find_codex_home
+
+    try:
+        text = (find_codex_home() / "config.toml").read_text(encoding="utf-8")
+        tui = tomllib.loads(text).get("tui")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, CodexHomeError):
+        return False
+    return isinstance(tui, dict) and tui.get("alternate_screen") == "never"
 
 
 def _log_to_file(config: Config) -> None:

@@ -86,17 +86,27 @@ def build_exec_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "words",
         nargs="*",
-        metavar="[resume [ID]] [PROMPT]",
-        help="the task (`-` reads it from stdin), or `resume` and a session id (unless --last)",
+        metavar="[resume [ID] | fork ID] [PROMPT]",
+        help="the task (`-` reads it from stdin), or `resume` and a session id (unless --last), "
+        "or `fork` and a session id or name (a copy continues)",
     )
     return parser
 
 
 def parse_exec_args(argv: list[str]) -> tuple[argparse.Namespace, bool]:
-    """The parsed command line and whether it resumes a session (`session_id`, `prompt` set)."""
+    """The parsed command line and whether it continues a session (`session_id`, `prompt`
+    set; `fork` says whether in a copy, `codex exec fork ID [PROMPT]`)."""
     ns = build_exec_parser().parse_intermixed_args(argv)
     words: list[str] = ns.words
+    ns.fork = bool(words) and words[0] == "fork"
     resume = bool(words) and words[0] == "resume"
+    if ns.fork:
+        if ns.last or ns.all:
+            raise UsageError("codex exec fork: --last and --all go with `resume`; name the session")
+        if len(words) not in (2, 3):
+            raise UsageError("codex exec fork: expected `ID [PROMPT]` (an id or a thread name)")
+        ns.session_id, ns.prompt = words[1], (words[2] if len(words) == 3 else None)
+        return ns, True
     if resume:
         words = words[1:]
         limit = 1 if ns.last else 2
@@ -143,12 +153,16 @@ def main(argv: list[str]) -> int:
     _setup_logging(ns.debug)
     from codex_core.config import ConfigError, load_config
     from codex_core.frontend.git import find_git_root
+    from codex_tui.cli.config_flags import ConfigFlagError, config_pairs
 
     overrides = overrides_from_args(ns, approval="never")
     if overrides.cwd is not None and not overrides.cwd.is_dir():
         raise UsageError(f"codex exec: --cd {ns.cd}: no such directory")
     try:
-        config = load_config(overrides, ns.config)
+        config = load_config(overrides, config_pairs(ns))
+    except ConfigFlagError as err:
+        print(err, file=sys.stderr)
+        return 1
     except ConfigError as err:
         print(f"codex: {err}", file=sys.stderr)
         return 1
@@ -165,6 +179,14 @@ def main(argv: list[str]) -> int:
     resume_path = _resume_path(ns, config) if resume else None
     if resume_path is False:
         return 1
+    if ns.fork and resume_path is not None:
+        from codex_core.frontend.fork import fork_session
+
+        try:
+            resume_path, _original = fork_session(config.codex_home, resume_path)
+        except OSError as err:
+            print(f"codex: cannot fork the session: {err}", file=sys.stderr)
+            return 1
     prompt = read_prompt(ns.prompt)
     images = [_image_path(p, config.cwd) for p in split_image_args(ns.image)]
     for image in images:

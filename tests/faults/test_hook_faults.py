@@ -12,7 +12,7 @@ import json
 import sys
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from codex_core.hooks.sources import load_hooks
