@@ -138,6 +138,9 @@ def fork_rollout(codex_home: Path, path: Path, nth_user_message: int | None) -> 
     now = time.time()
     new_id = str(uuid.uuid4())
     meta.update(id=new_id, timestamp=utc_timestamp(now), forked_from=original_id)
+    if "session_id" in meta:
+        meta["session_id"] = new_id
+    meta["forked_from_id"] = original_id  # 0.169's key; `forked_from` is kept for older readers
     meta.setdefault("cwd", os.getcwd())
     target = rollout_path(codex_home, new_id, now)
     private_mkdir(target.parent)

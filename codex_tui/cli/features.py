@@ -49,8 +49,10 @@ def _merge(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
     ns = parser.parse_args(argv)
     words = [word for word in argv if word in ("list", "enable", "disable")]
     head = argv[: argv.index(words[0])] if words else []
-    before = parser.parse_known_args(head)[0] if head else None
-    if before is not None:
+    if head:
+        options = CliParser(prog="codex features")
+        _config_options(options)
+        before = options.parse_known_args(head)[0]
         for name in ("config", "enable", "disable"):
             setattr(ns, name, [*getattr(before, name), *getattr(ns, name)])
     return ns

@@ -10,6 +10,7 @@ whole id only, as in 0.169, and `delete` without it asks on the terminal.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import uuid
 from pathlib import Path
@@ -25,6 +26,7 @@ _NOT_FOUND: dict[Where, str] = {
     "archived": "No archived session found matching",
     "any": "No active or archived session found matching",
 }
+_VERB_OF: dict[Where, Verb] = {where: verb for verb, where in _WHERE.items()}
 _DESCRIPTIONS: dict[Verb, str] = {
     "archive": "Archive a saved session by id or session name.",
     "unarchive": "Unarchive a saved session by id or session name.",
@@ -96,6 +98,9 @@ def resolve(codex_home: Path, wanted: str, where: Where) -> tuple[str, Path]:
     prefixed = [sid for sid in found if key and sid.startswith(key)]
     if len(prefixed) == 1 and not is_uuid(wanted):
         return prefixed[0], found[prefixed[0]]
+    if is_uuid(wanted):
+        # as 0.169: a whole id that is not there (already archived, say) fails the action
+        raise SessionCommandError(f"failed to {_VERB_OF[where]} session")
     raise SessionCommandError(f"{_NOT_FOUND[where]} '{wanted}'.")
 
 
@@ -124,7 +129,20 @@ def unarchive(codex_home: Path, wanted: str) -> str:
     except OSError as err:
         raise SessionCommandError(f"failed to unarchive session: {err}") from None
     record_move(codex_home, session_id, target, archived=False)
-    return f"Unarchived session {session_id}."
+    try:
+        os.utime(target)  # as 0.169: an unarchived session is recent again
+    except OSError:
+        pass
+    name = _thread_name(codex_home, session_id)
+    shown = f"{name} ({session_id})" if name else session_id
+    return f"Unarchived session {shown}."
+
+
+def _thread_name(codex_home: Path, session_id: str) -> str | None:
+    """The session's thread name, if it has one (0.169 names it when unarchiving)."""
+    from codex_core.frontend.sessions import thread_names_by_id
+
+    return thread_names_by_id(codex_home).get(session_id)
 
 
 def delete(codex_home: Path, wanted: str, *, force: bool) -> str:
