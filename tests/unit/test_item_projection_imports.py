@@ -58,7 +58,7 @@ NOT_YET_PORTED = {
     "codex_core/servers/app_server/elicitation.py": "app-server: MCP elicitation requests",
     "codex_tui/app/screens/chat_approvals.py": "TUI: approval and elicitation prompts",
     "codex_tui/app/screens/elicitation.py": "TUI: MCP elicitation form",
-    "codex_core/servers/app_server/server.py": "app-server: thread preview",
+    "codex_core/servers/app_server/hub.py": "app-server: the thread pump (preview, approvals)",
     "codex_core/servers/app_server/threads.py": "app-server: the event pump",
     "codex_core/servers/session_pipe.py": "the TUI's private wire",
 }
