@@ -31,6 +31,10 @@ HONOURED: dict[str, tuple[str, ...]] = {
 }
 """Features with an effect here → the tools they remove when off."""
 
+ALWAYS_ON = frozenset({"unified_exec"})
+"""Features 0.169 reports on whatever the settings say (`features list` after
+`--disable unified_exec` still shows `true`)."""
+
 
 @dataclass(frozen=True)
 class Feature:
@@ -76,7 +80,10 @@ def check_name(name: str) -> Feature:
 def effective(settings: Mapping[str, bool]) -> dict[str, bool]:
     """Each honoured feature's state under `settings` (the `[features]` table)."""
     table = catalog()
-    return {name: bool(settings.get(name, table[name].default)) for name in sorted(HONOURED)}
+    return {
+        name: name in ALWAYS_ON or bool(settings.get(name, table[name].default))
+        for name in sorted(HONOURED)
+    }
 
 
 def disabled_tools(settings: Mapping[str, bool]) -> frozenset[str]:
