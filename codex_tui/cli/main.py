@@ -21,6 +21,7 @@ PASSTHROUGH = {
     "archive": ("codex_tui.cli.session_commands:archive_main", "archive a saved session"),
     "unarchive": ("codex_tui.cli.session_commands:unarchive_main", "unarchive a saved session"),
     "delete": ("codex_tui.cli.session_commands:delete_main", "delete a saved session"),
+    "queue": ("codex_core.servers.app_server.queue_cli", "queue a message for a session"),
 }
 
 UNSUPPORTED = frozenset(
@@ -34,7 +35,6 @@ UNSUPPORTED = frozenset(
         "migrate-nfs-db",
         "migrate-rollouts",
         "plugin",
-        "queue",
         "remote-control",
         "review",
         "update",

@@ -1,4 +1,4 @@
-"""`codex app-server [--listen stdio://]` and `codex app-server generate-json-schema --out DIR`."""
+"""`codex app-server [--listen URL] [--ws-auth …]` and `codex app-server generate-json-schema`."""
 
 from __future__ import annotations
 
@@ -6,18 +6,40 @@ import argparse
 import asyncio
 import logging
 import sys
+from collections.abc import Coroutine
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from codex_core.servers.app_server.listen import Listen
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="codex app-server",
-        description="Serve the Codex app-server protocol (JSON-RPC over JSON Lines) on stdio.",
+        description="Serve the Codex app-server protocol (JSON-RPC) on stdio, a unix socket "
+        "or a websocket.",
     )
     parser.add_argument(
-        "--listen", default="stdio://", help="transport; only stdio:// is supported"
+        "--listen",
+        default="stdio://",
+        metavar="URL",
+        help="stdio:// (default), unix://, unix://PATH, ws://IP:PORT or off",
     )
+    parser.add_argument("--stdio", action="store_true", help="same as --listen stdio://")
     parser.add_argument("-c", "--config", action="append", default=[], metavar="key=value")
+    parser.add_argument(
+        "--ws-auth", choices=("capability-token", "signed-bearer-token"), metavar="MODE"
+    )
+    parser.add_argument("--ws-token-file", metavar="PATH")
+    parser.add_argument("--ws-token-sha256", metavar="HEX")
+    parser.add_argument("--ws-shared-secret-file", metavar="PATH")
+    parser.add_argument("--ws-issuer", metavar="ISSUER")
+    parser.add_argument("--ws-audience", metavar="AUDIENCE")
+    parser.add_argument("--ws-max-clock-skew-seconds", type=int, metavar="SECONDS")
+    parser.add_argument(
+        "--analytics-default-enabled", action="store_true", help="accepted; no effect"
+    )
     sub = parser.add_subparsers(dest="command")
     schema = sub.add_parser("generate-json-schema", help="write the protocol's JSON schema")
     schema.add_argument("--out", required=True, metavar="DIR", help="output directory")
@@ -34,18 +56,73 @@ def main(argv: list[str], global_overrides: list[str]) -> int:
         written = write_schema(Path(ns.out))
         print(f"wrote {len(written)} schema files to {ns.out}", file=sys.stderr)
         return 0
-    if ns.listen != "stdio://":
-        print(
-            f"codex app-server: --listen {ns.listen} is not supported; use --listen stdio://",
-            file=sys.stderr,
-        )
+    from codex_core.servers.app_server.listen import ListenError, parse_listen
+
+    try:
+        listen = parse_listen("stdio://" if ns.stdio else ns.listen)
+    except ListenError as err:
+        print(f"error: invalid value '{ns.listen}' for '--listen <URL>': {err}", file=sys.stderr)
         return 2
     logging.basicConfig(
         level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
     )
-    from codex_core.servers.app_server.transport import serve_stdio
+    overrides = [*global_overrides, *ns.config]
+    if listen.kind == "off":
+        print(
+            "Error: no transport configured; use --listen or enable remote control", file=sys.stderr
+        )
+        return 1
+    if listen.kind == "stdio":
+        from codex_core.servers.app_server.transport import serve_stdio
 
+        return _run(serve_stdio(overrides))
+    return _serve_socket(ns, listen, overrides)
+
+
+def _serve_socket(ns: argparse.Namespace, listen: Listen, overrides: list[str]) -> int:
+    from codex_core.servers.app_server.listen import control_socket
+    from codex_core.servers.app_server.ws_auth import AuthConfigError, AuthFlags, build_auth
+
+    flags = AuthFlags(
+        mode=ns.ws_auth,
+        token_file=ns.ws_token_file,
+        token_sha256=ns.ws_token_sha256,
+        shared_secret_file=ns.ws_shared_secret_file,
+        issuer=ns.ws_issuer,
+        audience=ns.ws_audience,
+        max_clock_skew_seconds=ns.ws_max_clock_skew_seconds,
+    )
     try:
-        return asyncio.run(serve_stdio([*global_overrides, *ns.config]))
+        auth = build_auth(flags)
+    except AuthConfigError as err:
+        print(f"Error: {err}", file=sys.stderr)
+        return 1
+    from codex_core.servers.app_server import ws_transport
+
+    if listen.kind == "unix":
+        path = listen.path
+        if path is None:
+            from codex_core.frontend import CodexHomeError, find_codex_home
+
+            try:
+                path = control_socket(find_codex_home())
+            except CodexHomeError as err:
+                print(f"Error: {err}", file=sys.stderr)
+                return 1
+        return _run(ws_transport.serve_unix(path, overrides))
+    if auth is None and not listen.loopback:
+        print(
+            f"Error: refusing to start non-loopback websocket listener {listen.host}:"
+            f"{listen.port} without auth; configure `--ws-auth capability-token` or "
+            "`--ws-auth signed-bearer-token`",
+            file=sys.stderr,
+        )
+        return 1
+    return _run(ws_transport.serve_websocket(listen, overrides, auth))
+
+
+def _run(main: Coroutine[Any, Any, int]) -> int:
+    try:
+        return asyncio.run(main)
     except KeyboardInterrupt:
         return 130

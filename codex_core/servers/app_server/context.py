@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from codex_core.servers.app_server.model_notify import ServerMessage
 from codex_core.servers.app_server.threads import LoadedThread
+
+if TYPE_CHECKING:
+    from codex_core.servers.app_server.hub import ThreadHub
 
 
 class ServerContext(Protocol):
@@ -15,6 +18,8 @@ class ServerContext(Protocol):
     initialized: bool
     client_name: str
     threads: dict[str, LoadedThread]
+    hub: ThreadHub
+    """The process's threads, shared with every other connection."""
 
     def thread(self, thread_id: str) -> LoadedThread:
         """A loaded thread, or the error Codex answers for an unknown one."""
@@ -22,6 +27,10 @@ class ServerContext(Protocol):
 
     def adopt(self, loaded: LoadedThread) -> None:
         """Start pumping a new thread's events to the client."""
+        ...
+
+    def subscribe(self, loaded: LoadedThread) -> None:
+        """Send a thread another connection loaded to this client too."""
         ...
 
     def after_response(self, message: ServerMessage) -> None:

@@ -31,6 +31,7 @@ from codex_core.servers.app_server.model_admin import (
 from codex_core.servers.app_server.model_extensions import HooksListParams, SkillsListParams
 from codex_core.servers.app_server.model_thread import sandbox_from_wire
 from codex_core.servers.app_server.persisted import thread_from_rollout, thread_from_summary
+from codex_core.servers.app_server.queue_methods import QUEUE_METHODS
 from codex_core.servers.app_server.threads import (
     LoadedThread,
     load_thread_config,
@@ -107,6 +108,8 @@ async def thread_resume(
     loaded = server.threads.get(params.threadId)
     if loaded is None:
         loaded = await _load(server, params, _find_path(server, params.threadId))
+    else:  # loaded by another connection (or this one): this client watches it too
+        server.subscribe(loaded)
     thread = loaded.thread()
     if not params.excludeTurns and loaded.session.rollout_path is not None:
         path = loaded.session.rollout_path
@@ -295,3 +298,6 @@ METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
     "skills/list": (SkillsListParams, extensions.skills_list),
 }
 """The methods this server implements, in the order `generate-json-schema` lists them."""
+
+SERVED: dict[str, tuple[type[ParamsModel], Handler]] = {**METHODS, **QUEUE_METHODS}
+"""What a connection answers: METHODS and the experimental ones (left out of the schema)."""

@@ -69,6 +69,58 @@ class ThreadQueueListResponse(WireModel):
     nextCursor: str | None = None
 
 
+class ThreadQueueDeleteParams(ParamsModel):
+    """`thread/queue/delete`: drop a waiting message."""
+
+    threadId: str
+    queuedSubmissionId: str
+
+
+class ThreadQueueDeleteResponse(WireModel):
+    """Whether a message was dropped."""
+
+    deleted: bool
+
+
+class ThreadQueueUpdateParams(ParamsModel):
+    """`thread/queue/update`: replace a waiting message's input."""
+
+    threadId: str
+    queuedSubmissionId: str
+    input: list[w.UserInput]
+    responsesapiClientMetadata: dict[str, str] | None = None
+
+
+class ThreadQueueUpdateResponse(WireModel):
+    """The updated message."""
+
+    queuedSubmission: QueuedSubmission
+
+
+class ThreadQueueReorderParams(ParamsModel):
+    """`thread/queue/reorder`: the waiting messages' new order (by id)."""
+
+    threadId: str
+    queuedSubmissionIds: list[str]
+
+
+class ThreadQueueReorderResponse(WireModel):
+    """Empty."""
+
+
+class ThreadQueueStartParams(ParamsModel):
+    """`thread/queue/start`: run one waiting message (the oldest by default) now."""
+
+    threadId: str
+    queuedSubmissionId: str | None = None
+
+
+class ThreadQueueStartResponse(WireModel):
+    """The turn the message started."""
+
+    turn: Turn
+
+
 Notify = Callable[[str, n.ServerMessage], None]
 
 
@@ -93,13 +145,51 @@ class ThreadQueues:
         self._queues.setdefault(thread_id, deque()).append(submission)
         notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
 
+    def take(
+        self, thread_id: str, submission_id: str | None, notify: Notify
+    ) -> QueuedSubmission | None:
+        """Remove and return a waiting message (the oldest when `submission_id` is None)."""
+        waiting = self._queues.get(thread_id)
+        if not waiting:
+            return None
+        found = next((s for s in waiting if submission_id is None or s.id == submission_id), None)
+        if found is None:
+            return None
+        waiting.remove(found)
+        if not waiting:
+            del self._queues[thread_id]
+        notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
+        return found
+
+    def update(
+        self, thread_id: str, params: ThreadQueueUpdateParams, notify: Notify
+    ) -> QueuedSubmission | None:
+        """Replace a waiting message's input (and metadata when given non-empty)."""
+        for index, submission in enumerate(self._queues.get(thread_id, ())):
+            if submission.id == params.queuedSubmissionId:
+                changed = submission.model_copy(update={"input": list(params.input)})
+                if params.responsesapiClientMetadata:
+                    changed.responsesapiClientMetadata = params.responsesapiClientMetadata
+                self._queues[thread_id][index] = changed
+                notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
+                return changed
+        return None
+
+    def reorder(self, thread_id: str, ids: list[str], notify: Notify) -> bool:
+        """Put the waiting messages in the order of `ids` (which must name each once)."""
+        waiting = self._queues.get(thread_id, deque())
+        by_id = {s.id: s for s in waiting}
+        if sorted(ids) != sorted(by_id):
+            return False
+        if waiting:
+            self._queues[thread_id] = deque(by_id[i] for i in ids)
+            notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
+        return True
+
     async def start_next(self, loaded: LoadedThread, notify: Notify) -> None:
         """Run the thread's oldest waiting message if the thread is idle."""
-        waiting = self._queues.get(loaded.id)
-        if not waiting or loaded.translator.turns:
+        if loaded.translator.turns:
             return
-        submission = waiting.popleft()
-        if not waiting:
-            del self._queues[loaded.id]
-        notify(loaded.id, ThreadQueueChangedNotification(threadId=loaded.id))
-        await start_turn(loaded, submission.input)
+        submission = self.take(loaded.id, None, notify)
+        if submission is not None:
+            await start_turn(loaded, submission.input)

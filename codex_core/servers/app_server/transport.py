@@ -8,7 +8,7 @@ import os
 import sys
 from typing import Any
 
-from codex_core.servers.app_server.handlers import METHODS
+from codex_core.servers.app_server.handlers import SERVED
 from codex_core.servers.app_server.server import AppServer
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -29,7 +29,7 @@ async def serve_stdio(cli_overrides: list[str]) -> int:
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=MAX_LINE_BYTES)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    server = AppServer(cli_overrides, write_stdout, METHODS)
+    server = AppServer(cli_overrides, write_stdout, SERVED)
     try:
         while True:
             try:
