@@ -128,6 +128,16 @@ from codex_core.protocol.ops import (
     UserInputOp,
     UserTurnOp,
 )
+from codex_core.protocol.review import (
+    BaseBranchTarget,
+    CommitTarget,
+    CustomTarget,
+    ReviewFinding,
+    ReviewOp,
+    ReviewOutput,
+    ReviewTarget,
+    UncommittedTarget,
+)
 from codex_core.protocol.tool_events import (
     McpDuration,
     McpInvocation,
@@ -221,6 +231,14 @@ __all__ = [
     "ReasoningText",
     "ResponseItem",
     "ReviewDecision",
+    "ReviewFinding",
+    "ReviewOp",
+    "ReviewOutput",
+    "ReviewTarget",
+    "BaseBranchTarget",
+    "CommitTarget",
+    "CustomTarget",
+    "UncommittedTarget",
     "SANDBOX_POLICY",
     "SandboxPolicy",
     "SessionConfiguredEvent",

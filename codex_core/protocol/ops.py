@@ -16,6 +16,7 @@ from codex_core.protocol.common import (
     _Model,
 )
 from codex_core.protocol.elicitation import ResolveElicitationOp
+from codex_core.protocol.review import ReviewOp
 
 
 class UserTurnOp(_Model):
@@ -161,7 +162,8 @@ Op = Annotated[
     | TerminateBackgroundTerminalOp
     | CleanBackgroundTerminalsOp
     | ShutdownOp
-    | ResolveElicitationOp,
+    | ResolveElicitationOp
+    | ReviewOp,
     Field(discriminator="type"),
 ]
 

@@ -36,6 +36,7 @@ from codex_core.protocol import (
     PatchApprovalOp,
     ResolveElicitationOp,
     ResponseItem,
+    ReviewOp,
     SessionConfiguredEvent,
     ShutdownCompleteEvent,
     ShutdownOp,
@@ -294,6 +295,8 @@ class Session(TokenAccounting):
                     self._active.cancel()
                 if self.elicitations is not None:
                     self.elicitations.cancel_all()
+            case ReviewOp():
+                self._handle_input(sub)
             case ResolveElicitationOp():
                 if self.elicitations is not None:
                     self.elicitations.resolve(
@@ -386,7 +389,14 @@ class Session(TokenAccounting):
         runner = self._runner
         if not isinstance(sub.op, CompactOp):
             runner.steered.start()  # a steer sent right after the turn's op joins it
-        work = runner.run_compact(sub) if isinstance(sub.op, CompactOp) else runner.run_turn(sub)
+        if isinstance(sub.op, CompactOp):
+            work = runner.run_compact(sub)
+        elif isinstance(sub.op, ReviewOp):
+            from codex_core.session.review import run_review
+
+            work = run_review(self, runner, sub)
+        else:
+            work = runner.run_turn(sub)
         self._turn_ended = False
         self._active_sub = sub.id
         self._active = asyncio.get_running_loop().create_task(work)

@@ -16,12 +16,14 @@ PASSTHROUGH = {
     "execpolicy": ("codex_tui.cli.execpolicy", "check commands against your rules"),
     "sessions": ("codex_tui.cli.sessions", "list recorded sessions"),
     "mcp": ("codex_tui.cli.mcp", "manage MCP servers in config.toml"),
+    "plugin": ("codex_tui.cli.plugin", "manage plugins and plugin marketplaces"),
     "completion": ("codex_tui.cli.completion", "print a bash, zsh or fish completion script"),
     "features": ("codex_tui.cli.features", "list feature flags, enable or disable one"),
     "archive": ("codex_tui.cli.session_commands:archive_main", "archive a saved session"),
     "unarchive": ("codex_tui.cli.session_commands:unarchive_main", "unarchive a saved session"),
     "delete": ("codex_tui.cli.session_commands:delete_main", "delete a saved session"),
     "queue": ("codex_core.servers.app_server.queue_cli", "queue a message for a session"),
+    "review": ("codex_tui.exec.review:review_main", "run a code review non-interactively"),
 }
 
 UNSUPPORTED = frozenset(
@@ -34,9 +36,7 @@ UNSUPPORTED = frozenset(
         "exec-server",
         "migrate-nfs-db",
         "migrate-rollouts",
-        "plugin",
         "remote-control",
-        "review",
         "update",
     }
 )
@@ -48,8 +48,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser = CliParser(
         prog="codex",
         description="codex — a coding agent in your terminal.",
-        epilog="subcommands: exec, resume, fork, archive, unarchive, delete, features, login, "
-        "logout, mcp, app-server, acp, sandbox, execpolicy, sessions, completion "
+        epilog="subcommands: exec, review, resume, fork, archive, unarchive, delete, features, "
+        "login, logout, mcp, app-server, acp, sandbox, execpolicy, sessions, completion "
         "(run `codex <subcommand> --help`)",
     )
     parser.add_argument("--version", action="version", version=f"codex-cli {__version__}")
@@ -169,6 +169,7 @@ SUBCOMMANDS_WITH_ROOT_OPTIONS = (
     "archive",
     "unarchive",
     "delete",
+    "review",
 )
 """Subcommands that take the root options they know when those come before them."""
 
@@ -188,7 +189,7 @@ def _config_pairs(options: list[list[str]]) -> list[str]:
 
 def _with_root_options(head: str, options: list[list[str]], rest: list[str]) -> list[str]:
     """`rest` (after `head`) with the leading root options `head`'s parser also has."""
-    if head in ("exec", "e"):
+    if head in ("exec", "e", "review"):
         from codex_tui.exec.cli import build_exec_parser
 
         known: Collection[str] = build_exec_parser()._option_string_actions
@@ -207,7 +208,16 @@ def _with_root_options(head: str, options: list[list[str]], rest: list[str]) -> 
     return kept + rest
 
 
-STRICT_CONFIG_COMMANDS = ("exec", "e", "resume", "fork", "archive", "unarchive", "delete")
+STRICT_CONFIG_COMMANDS = (
+    "exec",
+    "e",
+    "resume",
+    "fork",
+    "archive",
+    "unarchive",
+    "delete",
+    "review",
+)
 """Subcommands that take a root `--strict-config` (it is refused before any other)."""
 
 BUILTIN = ("exec", "e", "resume", "fork", "login", "logout", "help")

@@ -12,6 +12,7 @@ from codex_core.protocol import (
     ElicitationRequestEvent,
     Event,
     LocalImageInput,
+    Op,
     ResolveElicitationOp,
     ShutdownCompleteEvent,
     ShutdownOp,
@@ -41,8 +42,9 @@ async def run_exec_session(
     color: bool,
     resume_path: Path | None = None,
     output_schema: dict[str, Any] | None = None,
+    op: Op | None = None,
 ) -> int:
-    """Run one turn to completion; returns the process exit code."""
+    """Run one turn to completion (the prompt's, or `op`'s); returns the process exit code."""
     processor: EventProcessor
     if json_mode:
         from codex_tui.exec.jsonl import JsonlProcessor
@@ -55,7 +57,9 @@ async def run_exec_session(
     session = await Session.create(config, source="exec", resume_path=resume_path)
     items: list[TextInput | LocalImageInput] = [TextInput(text=prompt)]
     items.extend(LocalImageInput(path=str(p)) for p in images)
-    await session.submit(UserTurnOp(items=list(items), final_output_json_schema=output_schema))
+    await session.submit(
+        op or UserTurnOp(items=list(items), final_output_json_schema=output_schema)
+    )
     try:
         while True:
             event = await session.next_event()
