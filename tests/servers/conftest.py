@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import require_conformance
 from tests.servers.rpc_client import AppServerClient, SchemaChecker
+from tests.servers.ws_client import ServerProcess
 from tests.support.model_server import ModelServer
 
 MODEL_FLAGS = ["-c", 'model="gpt-5.1-codex"']
@@ -66,3 +67,24 @@ def app_server(
     for client in started:
         if client.proc.poll() is None:
             client.close()
+
+
+Start = Callable[..., ServerProcess]
+
+
+@pytest.fixture
+def start_server(codex_home: Path, workspace: Path, model_server: ModelServer) -> Iterator[Start]:
+    """Start listening servers against the scripted model; all are killed after."""
+    started: list[ServerProcess] = []
+    flags = [
+        "--config" if arg == "-c" else arg for arg in [*model_server.cli_flags(), *MODEL_FLAGS]
+    ]
+
+    def start(listen: str, *extra: str, wait: bool = True) -> ServerProcess:
+        server = ServerProcess(codex_home, workspace, flags, listen, list(extra), wait=wait)
+        started.append(server)
+        return server
+
+    yield start
+    for server in started:
+        server.kill()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -78,9 +79,10 @@ class RemoteClient:
         from websockets.sync.client import connect, unix_connect
 
         headers = {"Authorization": f"Bearer {token}"} if token else None
+        self._stack = ExitStack()
         try:
             if address.socket is not None:
-                self._ws = unix_connect(
+                connection = unix_connect(
                     str(address.socket),
                     uri=address.url,
                     additional_headers=headers,
@@ -88,12 +90,13 @@ class RemoteClient:
                     compression=None,
                 )
             else:
-                self._ws = connect(
+                connection = connect(
                     address.url,
                     additional_headers=headers,
                     open_timeout=CONNECT_TIMEOUT,
                     compression=None,
                 )
+            self._ws = self._stack.enter_context(connection)
         except InvalidStatus as err:
             status = err.response.status_code
             reason = err.response.reason_phrase
@@ -148,4 +151,4 @@ class RemoteClient:
 
     def close(self) -> None:
         """Close the connection (waits at most a few seconds)."""
-        self._ws.close()
+        self._stack.close()
