@@ -111,7 +111,10 @@ class WsClient(AppServerClient):
         headers = {"Authorization": f"Bearer {token}"} if token else None
         self.ws: ClientConnection = (
             unix_connect(
-                str(socket), uri="ws://localhost/", additional_headers=headers, open_timeout=10
+                str(socket.resolve()),
+                uri="ws://localhost/",
+                additional_headers=headers,
+                open_timeout=10,
             )
             if socket is not None
             else connect(url, additional_headers=headers, open_timeout=10)

@@ -83,7 +83,7 @@ class RemoteClient:
         try:
             if address.socket is not None:
                 connection = unix_connect(
-                    str(address.socket),
+                    str(address.socket.resolve()),  # the link may be longer than sun_path
                     uri=address.url,
                     additional_headers=headers,
                     open_timeout=CONNECT_TIMEOUT,
