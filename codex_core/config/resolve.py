@@ -138,6 +138,7 @@ def resolve_config(
         update_plan_tool=toml.tools.update_plan.enabled,
         skills=dict(toml.skills),
         hooks=dict(toml.hooks),
+        plugins=dict(toml.plugins),
         bypass_hook_trust=overrides.bypass_hook_trust,
         model_reasoning_effort=layers.get("model_reasoning_effort"),
         model_reasoning_summary=summary or "auto",
@@ -160,7 +161,7 @@ def resolve_config(
         tui_notifications=toml.tui.notifications,
         tui_alternate_screen=toml.tui.alternate_screen,
         features=_features(toml.features, warnings),
-        mcp_servers=mcp_servers_from_toml(toml),
+        mcp_servers=_with_plugin_servers(codex_home, toml, warnings),
         projects=projects,
         project_doc_max_bytes=(
             DEFAULT_PROJECT_DOC_MAX_BYTES
@@ -243,6 +244,22 @@ def _projects(toml: ConfigToml) -> dict[str, ProjectConfig]:
 
 def mcp_servers_from_toml(toml: ConfigToml) -> dict[str, McpServerConfig]:
     """The `[mcp_servers.*]` entries as resolved settings (also used by `codex mcp`)."""
+def _with_plugin_servers(
+    codex_home: Path, toml: ConfigToml, warnings: list[str]
+) -> dict[str, McpServerConfig]:
+    """The user's MCP servers and those of installed, enabled plugins (the user's win a
+    name they share)."""
+    own = mcp_servers_from_toml(toml)
+    if not toml.plugins:
+        return own
+    from codex_core.plugins.discovery import installed_plugins, plugin_mcp_servers
+
+    found, problems = installed_plugins(codex_home, toml.plugins)
+    servers, trouble = plugin_mcp_servers(found)
+    warnings.extend(problems + trouble)
+    return {**servers, **own}
+
+
     servers: dict[str, McpServerConfig] = {}
     for name, server in toml.mcp_servers.items():
         startup = server.startup_timeout_sec

@@ -175,6 +175,10 @@ class ConfigToml(_Table):
     """`[skills]`: `bundled.enabled`, `[[skills.config]]` entries (read by `codex_core.skills`)."""
 
 
+    plugins: dict[str, Any] = Field(default_factory=dict)
+    """`[plugins."<name>@<marketplace>"] enabled`: installed plugins (see `codex_core.plugins`)."""
+    marketplaces: dict[str, Any] = Field(default_factory=dict)
+    """`[marketplaces.<name>]`: plugin marketplace sources (`source_type`, `source`, `ref`)."""
 def _table_kind(annotation: Any) -> tuple[str, type[BaseModel]] | None:
     """("table", M) for a sub-table field, ("map", M) for `dict[str, M]`, else None."""
     args = typing.get_args(annotation)

@@ -111,6 +111,8 @@ class Config:
     bypass_hook_trust: bool = False
     """`--dangerously-bypass-hook-trust` was given."""
     """The `[skills]` table: which skills are turned off (see `codex_core.skills`)."""
+    plugins: dict[str, Any] = field(default_factory=dict)
+    """The `[plugins]` table: installed plugins, enabled or not (see `codex_core.plugins`)."""
     base_instructions: str | None = None
     profile: str | None = None
     ephemeral: bool = False

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 DEFAULT_TIMEOUT_SECONDS = 600
-HookSource = Literal["user", "project"]
+HookSource = Literal["user", "project", "plugin"]
 TrustStatus = Literal["trusted", "untrusted", "modified"]
 
 
@@ -55,6 +55,20 @@ EVENTS: dict[str, EventKind] = {
 
 
 @dataclass(frozen=True)
+class PluginOrigin:
+    """Where a plugin's hook comes from, and whether the plugin is still as installed."""
+
+    plugin_id: str
+    key_source: str
+    """`<plugin id>:<hooks file relative to the plugin>`."""
+    env: tuple[tuple[str, str], ...]
+    """PLUGIN_ROOT, PLUGIN_DATA and their CLAUDE_ aliases."""
+    content_hash: str
+    pinned: bool
+    """False when the installed copy changed since `codex plugin add` recorded it."""
+
+
+@dataclass(frozen=True)
 class HookDef:
     """One command hook."""
 
@@ -67,11 +81,23 @@ class HookDef:
     timeout: int
     matcher: str | None = None
     status_message: str | None = None
+    plugin: PluginOrigin | None = None
+    """The installed plugin the hook comes from (None for the user's and project's hooks)."""
 
     @property
     def key(self) -> str:
-        """`<file>:<event_label>:<group>:<handler>`, the `[hooks.state]` key."""
-        return f"{self.source_path}:{self.event.label}:{self.group}:{self.handler}"
+        """`<file>:<event_label>:<group>:<handler>`, the `[hooks.state]` key; a plugin's hook
+        names its file `<plugin id>:<path in the plugin>` as 0.169 does."""
+        where = self.plugin.key_source if self.plugin else self.source_path
+        return f"{where}:{self.event.label}:{self.group}:{self.handler}"
+
+    @property
+    def listed_hash(self) -> str:
+        """What `hooks/list` shows as `currentHash`: a plugin hook's adds the plugin's content
+        hash after a `/` as 0.169's does (our content hash is our own computation)."""
+        if self.plugin is None:
+            return self.current_hash
+        return f"{self.current_hash}/{self.plugin.content_hash}"
 
     @property
     def current_hash(self) -> str:
@@ -104,6 +130,8 @@ class HookCatalog:
         recorded = self.state.get(hook.key, {}).get("trusted_hash")
         if recorded is None:
             return "untrusted"
+        if hook.plugin is not None and not hook.plugin.pinned:
+            return "modified"  # its plugin's files changed after it was installed
         return "trusted" if recorded == hook.current_hash else "modified"
 
     def enabled(self, hook: HookDef) -> bool:
@@ -122,7 +150,11 @@ class HookCatalog:
 
 
 def hooks_from_table(
-    table: Mapping[str, Any], source: HookSource, path: Path, catalog: HookCatalog
+    table: Mapping[str, Any],
+    source: HookSource,
+    path: Path,
+    catalog: HookCatalog,
+    plugin: PluginOrigin | None = None,
 ) -> None:
     """Add the hooks of one `{"<Event>": [groups]}` table (hooks.json's `hooks`, or config's)."""
     for event_name, groups in table.items():
@@ -135,11 +167,17 @@ def hooks_from_table(
             catalog.warnings.append(f"hooks.{event_name} in {path} must be a list; ignored")
             continue
         for group_index, group in enumerate(groups):
-            _add_group(kind, group, group_index, source, path, catalog)
+            _add_group(kind, group, group_index, source, path, catalog, plugin)
 
 
 def _add_group(
-    kind: EventKind, group: Any, index: int, source: HookSource, path: Path, catalog: HookCatalog
+    kind: EventKind,
+    group: Any,
+    index: int,
+    source: HookSource,
+    path: Path,
+    catalog: HookCatalog,
+    plugin: PluginOrigin | None,
 ) -> None:
     if not isinstance(group, Mapping) or not isinstance(group.get("hooks"), list):
         catalog.warnings.append(f"a {kind.name} hook group in {path} has no `hooks` list; ignored")
@@ -172,5 +210,6 @@ def _add_group(
                 timeout=max(1, DEFAULT_TIMEOUT_SECONDS if seconds is None else seconds),
                 matcher=matcher if isinstance(matcher, str) else None,
                 status_message=status if isinstance(status, str) else None,
+                plugin=plugin,
             )
         )

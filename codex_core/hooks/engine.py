@@ -107,9 +107,13 @@ class SessionHooks:
         emit(HookStartedEvent(run=run))
         outcome = Outcome("failed", error="interrupted")
         try:
-            result = await run_hook_command(
-                hook.command, payload, scope.cwd, hook.timeout, dict(os.environ)
-            )
+            env = dict(os.environ)
+            command = hook.command
+            if hook.plugin is not None:
+                env.update(hook.plugin.env)
+                for name, value in hook.plugin.env:
+                    command = command.replace("${" + name + "}", value)
+            result = await run_hook_command(command, payload, scope.cwd, hook.timeout, env)
             outcome = interpret(hook.event.name, result)
             run = run.model_copy(update={"duration_ms": result.duration_ms})
         finally:

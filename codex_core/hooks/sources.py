@@ -1,7 +1,9 @@
-"""Loading a session's hooks: the user's `hooks.json` and config.toml, a trusted project's.
+"""Loading a session's hooks: the user's `hooks.json` and config.toml, a trusted project's,
+and those of the installed, enabled plugins.
 
 Both user sources load when both exist, with 0.169's warning; a project's
-`.codex/hooks.json` only when the project is trusted (silently ignored otherwise). The
+`.codex/hooks.json` only when the project is trusted (silently ignored otherwise); a plugin's
+hooks file (`hooks/hooks.json` in its installed copy, or what its plugin.json names). The
 order of the list is 0.169's display order: by event, then source, group and handler.
 """
 
@@ -12,16 +14,18 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from codex_core.hooks.catalog import EVENTS, HookCatalog, hooks_from_table
+from codex_core.hooks.catalog import EVENTS, HookCatalog, PluginOrigin, hooks_from_table
 
 HOOKS_FILE = "hooks.json"
 _EVENT_ORDER = {name: index for index, name in enumerate(EVENTS)}
+_SOURCE_ORDER = {"user": 0, "project": 1, "plugin": 2}
 
 
 def load_hooks(
     codex_home: Path,
     config_hooks: Mapping[str, Any],
     project_root: Path | None,
+    plugins: Mapping[str, Any] | None = None,
 ) -> HookCatalog:
     """Every hook for a session.
 
@@ -30,6 +34,8 @@ def load_hooks(
         config_hooks: The `[hooks]` table of the user's config.toml (events and `state`).
         project_root: A trusted project's root, whose `.codex/hooks.json` joins; None if
             the project is not trusted.
+        plugins: The `[plugins]` table of config.toml (installed plugins and whether each
+            is enabled).
     """
     catalog = HookCatalog()
     state = config_hooks.get("state")
@@ -52,8 +58,37 @@ def load_hooks(
         from_project = _read_hooks_file(project_file, catalog)
         if from_project is not None:
             hooks_from_table(from_project, "project", project_file, catalog)
-    catalog.hooks.sort(key=lambda h: (_EVENT_ORDER[h.event.name], h.source != "user"))
+    if plugins:
+        _plugin_hooks(codex_home, plugins, catalog)
+    catalog.hooks.sort(key=lambda h: (_EVENT_ORDER[h.event.name], _SOURCE_ORDER[h.source]))
     return catalog
+
+
+def _plugin_hooks(codex_home: Path, table: Mapping[str, Any], catalog: HookCatalog) -> None:
+    from codex_core.plugins.discovery import installed_plugins
+    from codex_core.plugins.manifest import load_table
+    from codex_core.plugins.names import PluginError
+
+    found, problems = installed_plugins(codex_home, table)
+    catalog.warnings.extend(problems)
+    for plugin in found:
+        source = plugin.manifest.hooks
+        if source is None:
+            continue
+        try:
+            hooks = load_table(source, "hooks")
+        except PluginError as err:
+            catalog.warnings.append(f"plugin `{plugin.plugin_id}`: {err}; its hooks do not run")
+            continue
+        origin = PluginOrigin(
+            plugin_id=plugin.plugin_id,
+            key_source=f"{plugin.plugin_id}:{plugin.manifest.hooks_relative}",
+            env=tuple(sorted(plugin.env.items())),
+            content_hash=plugin.content_hash,
+            pinned=plugin.pinned,
+        )
+        path = source if isinstance(source, Path) else plugin.root / ".codex-plugin" / "plugin.json"
+        hooks_from_table(hooks, "plugin", path, catalog, origin)
 
 
 def _read_hooks_file(path: Path, catalog: HookCatalog) -> Mapping[str, Any] | None:

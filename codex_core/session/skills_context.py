@@ -31,7 +31,9 @@ class SessionSkills:
         if self._cwd == cwd:
             return
         config = self._config
-        self._skills = await asyncio.to_thread(load_skills, config.codex_home, cwd, config.skills)
+        self._skills = await asyncio.to_thread(
+            load_skills, config.codex_home, cwd, config.skills, plugins=config.plugins
+        )
         self._cwd = cwd
         for problem in self._skills.problems:
             emit(BackgroundEvent(message=problem))

@@ -40,7 +40,7 @@ async def session_hooks(s: TurnHost, emit: Callable[[EventMsg], None]) -> Sessio
         root = find_git_root(config.cwd) or config.cwd
         trusted = config.project_trust_level(root) == "trusted"
         catalog = await asyncio.to_thread(
-            load_hooks, config.codex_home, config.hooks, root if trusted else None
+            load_hooks, config.codex_home, config.hooks, root if trusted else None, config.plugins
         )
         s.hooks = SessionHooks(catalog, bypass_trust=config.bypass_hook_trust)
         for warning in catalog.warnings:

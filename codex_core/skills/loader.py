@@ -4,13 +4,15 @@ Roots, in 0.169's order (the order of the `rN` aliases): `<repo>/.codex/skills`,
 `$CODEX_HOME/skills`, `~/.agents/skills`, `$CODEX_HOME/skills/.system` (the bundled skills
 0.169 writes; ours ships none but lists them), then `.agents/skills` in every directory from
 the repository root down to the cwd. Outside a repository the cwd stands for its root.
+Installed, enabled plugins add theirs last: the root is the marketplace's folder under
+`CODEX_HOME/plugins/cache`, the name `<plugin>:<skill>` (as 0.169 lists them).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -34,6 +36,8 @@ class Skill:
     """The `SKILL.md` file (absolute)."""
     root: Path
     scope: Scope
+    plugin_id: str | None = None
+    """`<plugin>@<marketplace>` for a plugin's skill."""
 
 
 @dataclass
@@ -82,6 +86,7 @@ def load_skills(
     cwd: Path,
     skills_config: Mapping[str, Any] | None = None,
     home: Path | None = None,
+    plugins: Mapping[str, Any] | None = None,
 ) -> SkillSet:
     """Every enabled skill under the roots for `cwd`, in 0.169's listing order.
 
@@ -90,6 +95,7 @@ def load_skills(
         cwd: The session's working directory.
         skills_config: The `[skills]` table of config.toml (`bundled.enabled`, `config`).
         home: The user's home (default: `$HOME`).
+        plugins: The `[plugins]` table of config.toml (installed plugins).
     """
     table = dict(skills_config or {})
     bundled = bool(dict(table.get("bundled") or {}).get("enabled", True))
@@ -106,11 +112,43 @@ def load_skills(
                 result.disabled.append(skill)
             else:
                 found.append(skill)
+    for skill, plugin_root in _plugin_skills(codex_home, plugins, result):
+        if plugin_root not in [r for r, _ in roots]:
+            roots.append((plugin_root, "user"))
+        if str(skill.path) in off_paths or skill.name in off_names:
+            result.disabled.append(skill)
+        else:
+            found.append(skill)
     found.sort(key=lambda s: (SCOPE_ORDER[s.scope], s.name, str(s.path)))
     result.skills = found
     used = {s.root for s in found}
     result.roots = [root for root, _ in roots if root in used]
     return result
+
+
+def _plugin_skills(
+    codex_home: Path, plugins: Mapping[str, Any] | None, result: SkillSet
+) -> list[tuple[Skill, Path]]:
+    """The skills of installed, enabled plugins, named `<plugin>:<skill>`."""
+    if not plugins:
+        return []
+    from codex_core.plugins.discovery import installed_plugins
+    from codex_core.plugins.store import cache_root
+
+    installed, problems = installed_plugins(codex_home, plugins)
+    result.problems.extend(problems)
+    out: list[tuple[Skill, Path]] = []
+    for plugin in installed:
+        folder = plugin.manifest.skills
+        if folder is None:
+            continue
+        root = cache_root(codex_home, plugin.marketplace)
+        for path in _skill_files(folder):
+            skill = _read_skill(path, root, "user", result)
+            if skill is not None:
+                named = f"{plugin.name}:{skill.name}"
+                out.append((replace(skill, name=named, plugin_id=plugin.plugin_id), root))
+    return out
 
 
 def _disabled(entries: Any, problems: list[str]) -> tuple[set[str], set[str]]:

@@ -16,6 +16,7 @@ from codex_core.config.errors import ConfigError
 from codex_core.frontend.git import find_git_root
 from codex_core.hooks.catalog import HookCatalog, HookDef
 from codex_core.hooks.sources import load_hooks
+from codex_core.plugins.names import PluginError
 from codex_core.skills import load_skills
 from codex_core.terminal_text import printable
 
@@ -37,7 +38,8 @@ class HooksView:
         config = load_config(ConfigOverrides(cwd=cwd), [], codex_home=codex_home)
         root = find_git_root(cwd) or cwd
         trusted = config.project_trust_level(root) == "trusted"
-        return cls(config, load_hooks(codex_home, config.hooks, root if trusted else None))
+        catalog = load_hooks(codex_home, config.hooks, root if trusted else None, config.plugins)
+        return cls(config, catalog)
 
     def state(self, hook: HookDef) -> str:
         """`trusted`, `needs review`, `changed since trusted` or `disabled`."""
@@ -82,11 +84,16 @@ class HooksView:
             for hook in chosen:
                 if action == "trust":
                     set_hook_state(home, hook.key, trusted_hash=hook.current_hash)
+                    if hook.plugin is not None and not hook.plugin.pinned:
+                        from codex_core.plugins.store import write_pin
+
+                        # the user reviewed the plugin as it is now
+                        write_pin(home, hook.plugin.plugin_id, hook.plugin.content_hash)
                 elif action == "untrust":
                     set_hook_state(home, hook.key, trusted_hash=None)
                 else:
                     set_hook_state(home, hook.key, enabled=action == "enable")
-        except ConfigError as err:
+        except (ConfigError, PluginError) as err:
             return str(err)
         done = {
             "trust": "trusted",
@@ -101,7 +108,7 @@ class HooksView:
 def skills_rows(codex_home: Path, cwd: Path) -> tuple[list[Row], str | None]:
     """`/skills`: each skill (name, description, file), then the roots searched."""
     config = load_config(ConfigOverrides(cwd=cwd), [], codex_home=codex_home)
-    found = load_skills(codex_home, cwd, config.skills)
+    found = load_skills(codex_home, cwd, config.skills, plugins=config.plugins)
     rows: list[Row] = [
         (printable(skill.name), f"{printable(skill.description)}\n{skill.path}")
         for skill in found.skills

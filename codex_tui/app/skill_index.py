@@ -29,7 +29,7 @@ class SkillIndex:
         try:
             home = Path(self.codex_home or codex_home_dir())
             config = load_config(ConfigOverrides(cwd=self.cwd), [], codex_home=home)
-            found = load_skills(home, self.cwd, config.skills)
+            found = load_skills(home, self.cwd, config.skills, plugins=config.plugins)
             self._skills = {s.name: s.description for s in found.skills}
         except (ConfigError, OSError, ValueError):
             self._skills = {}

@@ -33,7 +33,7 @@ def _skills_for(server: ServerContext, cwd: str | None) -> x.SkillsListEntry:
 def _hooks_entry(config: Config) -> x.HooksListEntry:
     root = find_git_root(config.cwd) or config.cwd
     trusted = config.project_trust_level(root) == "trusted"
-    catalog = load_hooks(config.codex_home, config.hooks, root if trusted else None)
+    catalog = load_hooks(config.codex_home, config.hooks, root if trusted else None, config.plugins)
     hooks = [
         x.HookMetadata(
             key=hook.key,
@@ -42,11 +42,12 @@ def _hooks_entry(config: Config) -> x.HooksListEntry:
             matcher=hook.matcher,
             timeoutSec=hook.timeout,
             statusMessage=hook.status_message,
-            currentHash=hook.current_hash,
+            currentHash=hook.listed_hash,
             displayOrder=index,
             enabled=catalog.enabled(hook),
             source=hook.source,
             sourcePath=str(hook.source_path),
+            pluginId=hook.plugin.plugin_id if hook.plugin else None,
             trustStatus=catalog.trust(hook),
         )
         for index, hook in enumerate(catalog.hooks)
@@ -64,7 +65,7 @@ async def hooks_list(server: ServerContext, params: x.HooksListParams) -> x.Hook
 
 
 def _skills_entry(config: Config) -> x.SkillsListEntry:
-    found = load_skills(config.codex_home, config.cwd, config.skills)
+    found = load_skills(config.codex_home, config.cwd, config.skills, plugins=config.plugins)
     listed = sorted(
         [(skill, True) for skill in found.skills] + [(skill, False) for skill in found.disabled],
         key=lambda pair: (pair[0].scope, pair[0].name, str(pair[0].path)),
@@ -79,6 +80,7 @@ def _skills_entry(config: Config) -> x.SkillsListEntry:
                 enabled=enabled,
                 path=str(skill.path),
                 scope=skill.scope,
+                pluginId=skill.plugin_id,
             )
             for skill, enabled in listed
         ],

@@ -37,7 +37,7 @@ class HookMetadata(WireModel):
     displayOrder: int
     enabled: bool
     isManaged: bool = False
-    source: Literal["user", "project"]
+    source: Literal["user", "project", "plugin"]
     sourcePath: str
     trustStatus: Literal["trusted", "untrusted", "modified"]
     pluginId: str | None = None
