@@ -19,6 +19,7 @@ PASSTHROUGH = {
     "plugin": ("codex_tui.cli.plugin", "manage plugins and plugin marketplaces"),
     "completion": ("codex_tui.cli.completion", "print a bash, zsh or fish completion script"),
     "features": ("codex_tui.cli.features", "list feature flags, enable or disable one"),
+    "doctor": ("codex_tui.cli.doctor", "diagnose the installation, config, auth and provider"),
     "archive": ("codex_tui.cli.session_commands:archive_main", "archive a saved session"),
     "unarchive": ("codex_tui.cli.session_commands:unarchive_main", "unarchive a saved session"),
     "delete": ("codex_tui.cli.session_commands:delete_main", "delete a saved session"),
@@ -32,7 +33,6 @@ UNSUPPORTED = frozenset(
         "apply",
         "a",
         "cloud",
-        "doctor",
         "exec-server",
         "migrate-nfs-db",
         "migrate-rollouts",
@@ -166,6 +166,7 @@ SUBCOMMANDS_WITH_ROOT_OPTIONS = (
     "fork",
     "mcp",
     "features",
+    "doctor",
     "archive",
     "unarchive",
     "delete",
@@ -198,6 +199,8 @@ def _with_root_options(head: str, options: list[list[str]], rest: list[str]) -> 
         known = build_resume_parser()._option_string_actions
     elif head == "features":
         known = ("-c", "--config", "--enable", "--disable", "--strict-config")
+    elif head == "doctor":
+        known = ("-c", "--config", "--enable", "--disable", "--strict-config", "-p", "--profile")
     else:
         known = ("-c", "--config")
     kept: list[str] = []

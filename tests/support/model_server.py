@@ -108,14 +108,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.server.owner.handle(self)
 
     def do_GET(self) -> None:  # noqa: N802
+        models = self.server.owner.models
+        if models is not None and self.path.split("?")[0].endswith("/models"):
+            body = {"object": "list", "data": [{"id": m, "object": "model"} for m in models]}
+            self._plain(200, json.dumps(body), "application/json")
+            return
         self._plain(
             404, "scripted model server: only POST …/responses and …/chat/completions exist"
         )
 
-    def _plain(self, status: int, text: str) -> None:
+    def _plain(self, status: int, text: str, content_type: str = "text/plain") -> None:
         body = text.encode()
         self.send_response(status)
-        self.send_header("Content-Type", "text/plain")
+        self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -133,10 +138,13 @@ class ModelServer:
         *,
         context_window: int | None = None,
         responder: Callable[[Any], Step] | None = None,
+        models: list[str] | None = None,
     ) -> None:
         """`context_window` (tokens, estimated as JSON bytes / 4) makes the server refuse
         bigger requests with the API's `context_length_exceeded` error; `responder` answers
-        requests the script has no step for, from the request body."""
+        requests the script has no step for, from the request body; `models` makes
+        `GET …/models` list those ids (otherwise every GET is a 404)."""
+        self.models = models
         self._steps: deque[Step] = deque(script)
         self.context_window = context_window
         self.responder = responder
