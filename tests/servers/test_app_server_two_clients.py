@@ -107,3 +107,27 @@ def test_server_killed_mid_turn_client_sees_the_end(
     client.notification("item/agentMessage/delta")
     server.kill()
     assert client.wait_closed(timeout=10) < 10
+
+
+def test_sigterm_lets_the_running_turn_complete(
+    start_server: Start, model_server: ModelServer, checker: SchemaChecker
+) -> None:
+    """As 0.169 (observed): SIGTERM during a turn stops the server once the turn completed;
+    its client sees the end; with no turn running a SIGTERM stops it at once."""
+    model_server.add(slow(turn(*[message(f"w{i} ") for i in range(8)]), 0.25))
+    server = start_server("ws://127.0.0.1:0")
+    client = WsClient(server.url, checker)
+    thread_id = start_thread(client)
+    client.call("turn/start", {"threadId": thread_id, "input": [{"type": "text", "text": "go"}]})
+    client.notification("item/agentMessage/delta")
+    server.terminate()
+    done = client.notification("turn/completed", timeout=30)
+    assert done["params"]["turn"]["status"] == "completed"
+    assert server.wait_exit(timeout=20) == 0
+    assert client.wait_closed(timeout=10) < 10
+
+    idle = start_server("ws://127.0.0.1:0")
+    watcher = WsClient(idle.url, checker)
+    watcher.initialize()
+    idle.terminate()
+    assert idle.wait_exit(timeout=10) == 0

@@ -95,6 +95,10 @@ class ThreadHub:
             if subscriber in listeners:
                 listeners.remove(subscriber)
 
+    def busy(self) -> bool:
+        """Whether a loaded thread has a turn running."""
+        return any(loaded.translator.turns for loaded in self.threads.values())
+
     def subscriber_count(self) -> int:
         """How many connections listen to at least one thread."""
         return len({id(s) for listeners in self._subscribers.values() for s in listeners})

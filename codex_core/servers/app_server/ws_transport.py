@@ -8,9 +8,9 @@ leaves its threads running; the threads stop with the process.
 
 On the TCP port, `GET /readyz` and `GET /healthz` answer 200 with an empty body; any other
 plain HTTP request gets 0.169's 400; with `--ws-auth` a request without the right bearer
-token gets 401 and 0.169's reason. SIGTERM (or ctrl-c) stops the server when no client is
-connected; with clients connected it stops accepting new ones and stops when the last one
-leaves, or at a second signal.
+token gets 401 and 0.169's reason. SIGTERM (or ctrl-c) stops the server at once when no turn
+is running; otherwise, as 0.169 (observed), it stops accepting connections, lets the running
+turns complete (their clients see them end) and then stops; a second signal stops it now.
 """
 
 from __future__ import annotations
@@ -75,8 +75,7 @@ class WebsocketServer:
         self.http_paths = http_paths
         self.hub = ThreadHub()
         self.connections: set[ServerConnection] = set()
-        self.idle = asyncio.Event()
-        self.idle.set()
+        self.tasks: set[asyncio.Task[None]] = set()
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         """Health checks, plain HTTP and authentication, before the upgrade."""
@@ -96,7 +95,6 @@ class WebsocketServer:
     async def handle(self, connection: ServerConnection) -> None:
         """Serve one client until it closes the connection."""
         self.connections.add(connection)
-        self.idle.clear()
         outbox: asyncio.Queue[str] = asyncio.Queue()
 
         def write(message: dict[str, Any]) -> None:
@@ -114,8 +112,6 @@ class WebsocketServer:
             await server.close()
             sender.cancel()
             self.connections.discard(connection)
-            if not self.connections:
-                self.idle.set()
 
 
 async def _send_loop(connection: ServerConnection, outbox: asyncio.Queue[str]) -> None:
@@ -139,21 +135,24 @@ async def _run(listener: Server, state: WebsocketServer) -> None:
     def on_signal() -> None:
         nonlocal signals
         signals += 1
-        if signals == 1 and state.connections:
-            listener.close(close_connections=False)  # no new clients; finish with these
+        if signals == 1 and state.hub.busy():
+            listener.close(close_connections=False)  # no new clients; finish the turns
             print(
-                f"codex app-server: stopping when {len(state.connections)} connected client(s) "
-                "leave; send the signal again to stop now",
+                "codex app-server: stopping once the running turns complete; "
+                "send the signal again to stop now",
                 file=sys.stderr,
             )
-            asyncio.get_running_loop().create_task(_stop_when_idle(state, stop))
+            task = asyncio.get_running_loop().create_task(_stop_when_idle(state, stop))
+            state.tasks.add(task)
         else:
             stop.set()
 
     _install_signals(on_signal)
     await stop.wait()
-    listener.close()
+    listener.close()  # a no-op when a first signal already closed it without the connections
+    closing = [c.close(1001) for c in list(state.connections)]
     try:
+        await asyncio.wait_for(asyncio.gather(*closing, return_exceptions=True), 5)
         await asyncio.wait_for(listener.wait_closed(), 5)
     except TimeoutError:
         log.warning("websocket connections did not close within 5 s")
@@ -161,7 +160,8 @@ async def _run(listener: Server, state: WebsocketServer) -> None:
 
 
 async def _stop_when_idle(state: WebsocketServer, stop: asyncio.Event) -> None:
-    await state.idle.wait()
+    while state.hub.busy():
+        await asyncio.sleep(0.1)
     stop.set()
 
 
