@@ -14,6 +14,11 @@ class UsageError(Exception):
     """A bad command line; the message is one line."""
 
 
+class CommandFailed(Exception):
+    """The command cannot go on (the message is one line); `codex` prints `Error: …` and
+    exits 1, as Codex 0.169 does for such failures."""
+
+
 class CliParser(argparse.ArgumentParser):
     """An argument parser whose errors are `UsageError`s naming `--help`."""
 
@@ -70,6 +75,12 @@ def add_common_flags(parser: argparse.ArgumentParser) -> None:
         "for automation that vets hook sources itself)",
     )
     add_config_flags(parser)
+    parser.add_argument(
+        "--worktree",
+        action="store_true",
+        help="run the session in a new managed git worktree of HEAD "
+        "(under $CODEX_HOME/worktrees; uncommitted changes stay behind)",
+    )
     parser.add_argument("--debug", action="store_true", help="print tracebacks and debug logs")
 
 

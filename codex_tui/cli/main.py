@@ -8,7 +8,13 @@ from collections.abc import Callable, Collection, Sequence
 from typing import Literal
 
 from codex_core import __version__
-from codex_tui.cli.args import CliParser, UsageError, add_common_flags, add_no_alt_screen
+from codex_tui.cli.args import (
+    CliParser,
+    CommandFailed,
+    UsageError,
+    add_common_flags,
+    add_no_alt_screen,
+)
 
 PASSTHROUGH = {
     "sandbox": ("codex_tui.cli.sandbox", "run commands under the codex sandbox"),
@@ -113,6 +119,9 @@ def main(argv: Sequence[str]) -> int:
     except UsageError as err:
         print(str(err), file=sys.stderr)
         return 2
+    except CommandFailed as err:
+        print(f"Error: {err}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     except Exception as err:  # last resort: one line, traceback only with --debug
