@@ -16,18 +16,18 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
 from datetime import timedelta
-from typing import IO, Any, Literal, TextIO, TypeVar, cast
+from typing import IO, Any, Literal, TypeVar
 
 import anyio
 import httpx
 from mcp import ClientSession, StdioServerParameters, types
-from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import McpError
 
 from codex_core import __version__
 from codex_core.config.types import McpServerConfig
 from codex_core.mcp.launch import http_headers, startup_timeout, stdio_env
+from codex_core.mcp.stdio import stdio_transport
 
 log = logging.getLogger(__name__)
 # The SDK logs every unparsable line with a traceback; our own log says what failed.
@@ -70,6 +70,7 @@ class ServerConnection:
         self._cwd = cwd
         self._session: ClientSession | None = None
         self._stop = asyncio.Event()
+        self._hurry = False
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -89,7 +90,7 @@ class ServerConnection:
                 else:
                     stderr_write = _stderr_to_log(self.name)
                     read, write = await stack.enter_async_context(
-                        stdio_client(self._stdio_params(), errlog=cast(TextIO, stderr_write))
+                        stdio_transport(self._stdio_params(), stderr_write, lambda: self._hurry)
                     )
                     # The child has its copy now; ours would keep the log reader alive.
                     stderr_write.close()
@@ -226,8 +227,13 @@ class ServerConnection:
         except Exception as err:
             raise McpCallError(_describe(err, timeout, method)) from err
 
-    async def stop(self) -> None:
-        """Leave the session and end the server (stdio: close stdin, then terminate)."""
+    async def stop(self, *, hurry: bool = False) -> None:
+        """Leave the session and end the server (stdio: close stdin, then terminate).
+
+        `hurry` (the user is waiting, e.g. Ctrl+C in `codex exec`) terminates a stdio
+        server's process group at once instead of giving it time to exit on its own.
+        """
+        self._hurry = hurry
         self._stop.set()
         task = self._task
         if task is None or task.done():

@@ -198,11 +198,11 @@ class McpConnectionManager:
             for n, c in sorted(self._connections.items())
         ]
 
-    async def aclose(self) -> None:
-        """Stop every server and wait for the children to end."""
+    async def aclose(self, *, hurry: bool = False) -> None:
+        """Stop every server and wait for the children to end (`hurry`: terminate them now)."""
         for waiter in self._waiters:
             waiter.cancel()
-        await asyncio.gather(*(c.stop() for c in self._connections.values()))
+        await asyncio.gather(*(c.stop(hurry=hurry) for c in self._connections.values()))
 
 
 def _without_side_effects(tool: types.Tool) -> bool:

@@ -414,6 +414,9 @@ class Session(TokenAccounting):
 
     async def _shutdown(self, sub_id: str) -> None:
         self._queued_turns.clear()
+        # Stopping a running turn means the user is waiting (Ctrl+C in `codex exec`): MCP
+        # servers busy with the call it cut off are terminated instead of awaited.
+        hurry = self._active is not None and not self._active.done() and not self._turn_ended
         if self._active is not None and not self._active.done():
             # A turn that already reported its end is only flushing its rollout: let it
             # finish (briefly) rather than lose its last lines; a running one is stopped.
@@ -434,7 +437,7 @@ class Session(TokenAccounting):
         if self.elicitations is not None:
             self.elicitations.cancel_all()
         if self.mcp is not None:
-            await self.mcp.aclose()
+            await self.mcp.aclose(hurry=hurry)
         await self.storage.close()
         self.emit(sub_id, ShutdownCompleteEvent())
 

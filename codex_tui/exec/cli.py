@@ -204,18 +204,24 @@ def main(argv: list[str]) -> int:
         return 1
     from codex_tui.exec.run import run_exec_session
 
-    return asyncio.run(
-        run_exec_session(
-            config,
-            prompt,
-            images=images,
-            json_mode=ns.json,
-            output_last_message=Path(ns.output_last_message) if ns.output_last_message else None,
-            color=_color(ns.color),
-            resume_path=resume_path,
-            output_schema=output_schema or None,
+    last_message = Path(ns.output_last_message) if ns.output_last_message else None
+    try:
+        return asyncio.run(
+            run_exec_session(
+                config,
+                prompt,
+                images=images,
+                json_mode=ns.json,
+                output_last_message=last_message,
+                color=_color(ns.color),
+                resume_path=resume_path,
+                output_schema=output_schema or None,
+            )
         )
-    )
+    except KeyboardInterrupt:
+        # Ctrl+C: the turn was interrupted and its end printed; exit 1 as the Codex CLI
+        # 0.169 does (not the shell's 130).
+        return 1
 
 
 def _read_output_schema(path: str | None) -> dict[str, Any] | None | Literal[False]:

@@ -1,9 +1,11 @@
 """A real MCP server on the `mcp` SDK (FastMCP) for the tests: `python server.py stdio|http PORT|garbage`.
 
 `MCP_TEST_PID_FILE` makes it write its pid (to check that no child outlives codex);
-`MCP_TEST_START_DELAY` (seconds) makes it slow to start. A `--report` argument adds the
-read-only `report` tool, which tells what the server got from codex: its arguments, working
-directory, the environment variables and (over HTTP) the request headers it is asked about.
+`MCP_TEST_START_DELAY` (seconds) makes it slow to start; `MCP_TEST_CHILD_PID_FILE` makes it
+start a long `sleep` of its own and write that pid (to check that codex ends the server's
+whole process group). A `--report` argument adds the read-only `report` tool, which tells
+what the server got from codex: its arguments, working directory, the environment variables
+and (over HTTP) the request headers it is asked about.
 """
 
 from __future__ import annotations
@@ -99,6 +101,15 @@ def main() -> None:
     if pid_file:
         with open(pid_file, "a") as out:
             out.write(f"{os.getpid()}\n")
+    child_pid_file = os.environ.get("MCP_TEST_CHILD_PID_FILE")
+    if child_pid_file:
+        import subprocess
+
+        child = subprocess.Popen(
+            ["sleep", "300"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+        )
+        with open(child_pid_file, "a") as out:
+            out.write(f"{child.pid}\n")
     print("test server starting", file=sys.stderr, flush=True)
     time.sleep(float(os.environ.get("MCP_TEST_START_DELAY") or 0))  # a slow-starting server
     mode = sys.argv[1] if len(sys.argv) > 1 else "stdio"
