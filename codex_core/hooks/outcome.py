@@ -55,7 +55,7 @@ def interpret(event: str, run: RunResult) -> Outcome:
             )
         return Outcome("stopped" if event == "PostToolUse" else "blocked", reason=reason)
     if run.exit_code != 0:
-        return Outcome("failed", error=f"exited with code {run.exit_code}")
+        return Outcome("failed", error=f"hook exited with code {run.exit_code}")
     text = run.stdout.strip()
     if not text:
         return Outcome("completed")

@@ -13,6 +13,7 @@ from typing import Literal, TypeAlias
 
 from codex_core.items.kinds import ThreadItem
 from codex_core.protocol.common import FileChange, PlanItem, TokenUsageInfo
+from codex_core.protocol.hook_events import HookRun
 
 CompletionCause = Literal["ended", "declined", "cancelled", "turn_ended", "superseded"]
 """`ended`: its own end arrived; `declined`/`cancelled`: the user refused the approval (and
@@ -155,6 +156,15 @@ class TurnWarning:
 
 
 @dataclass(frozen=True)
+class HookRunUpdated:
+    """A hook started (`done` False) or ended (`done` True): its run, as the engine reports it."""
+
+    turn: str
+    run: HookRun
+    done: bool
+
+
+@dataclass(frozen=True)
 class TokenUsage:
     """Token usage after a model response (the thread's totals and the last response's)."""
 
@@ -198,6 +208,7 @@ TurnNotice: TypeAlias = (
     | TurnError
     | StreamRetry
     | TurnWarning
+    | HookRunUpdated
     | TokenUsage
     | PlanUpdated
     | DiffUpdated

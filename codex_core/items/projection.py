@@ -203,8 +203,11 @@ class Projection:
                 return self._turn_ended(turn, "interrupted", None)
             case ev.BackgroundEvent() | ev.TerminalInteractionEvent():
                 return []  # no item: status lines and typing into a running command
-            case _ if isinstance(msg, ev.HookEvent | ev.OpReplyEvent):
-                return []  # hook runs become items with the hooks issue; replies to ops
+            case ev.HookStartedEvent() | ev.HookCompletedEvent():
+                done = isinstance(msg, ev.HookCompletedEvent)
+                return [n.HookRunUpdated(turn, msg.run, done)]
+            case _ if isinstance(msg, ev.OpReplyEvent):
+                return []  # replies to ops
             case _ as unreachable:
                 assert_never(unreachable)
 

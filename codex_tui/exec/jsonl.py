@@ -100,9 +100,10 @@ class JsonlProcessor:
                 | n.CommandApprovalRequested()
                 | n.PatchApprovalRequested()
                 | n.DiffUpdated()
+                | n.HookRunUpdated()
             ):
                 # Deliberately not printed: the exec schema has whole items only, no
-                # approvals (exec never asks) and no diffs.
+                # approvals (exec never asks), no diffs and (as in 0.169) no hook runs.
                 pass
             case _ as unreachable:
                 assert_never(unreachable)

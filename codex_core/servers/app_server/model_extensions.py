@@ -1,11 +1,13 @@
-"""Params and results of `hooks/list` and `skills/list` (shapes of the 0.169 schema)."""
+"""Params and results of `hooks/list` and `skills/list`, and the `hook/started` /
+`hook/completed` notifications (shapes of the 0.169 schema)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from codex_core.servers.app_server.model_notify import ServerMessage
 from codex_core.servers.app_server.wire import ParamsModel, WireModel
 
 
@@ -96,3 +98,48 @@ class SkillsListResponse(WireModel):
     """`skills/list` result."""
 
     data: list[SkillsListEntry]
+
+
+# ------------------------------------------------------------------ hook runs
+
+
+class HookOutputEntry(WireModel):
+    kind: Literal["warning", "stop", "feedback", "context", "error"]
+    text: str
+
+
+class HookRunSummary(WireModel):
+    """One run of one hook, as `hook/started` and `hook/completed` carry it."""
+
+    id: str
+    eventName: str
+    handlerType: Literal["command"] = "command"
+    executionMode: Literal["sync", "async"] = "sync"
+    scope: Literal["thread", "turn"]
+    sourcePath: str
+    source: str
+    displayOrder: int
+    status: Literal["running", "completed", "failed", "blocked", "stopped"]
+    statusMessage: str | None = None
+    startedAt: int
+    completedAt: int | None = None
+    durationMs: int | None = None
+    entries: list[HookOutputEntry] = Field(default_factory=list)
+
+
+class HookStartedNotification(ServerMessage):
+    """A hook started (0.169: before the user message item of a UserPromptSubmit turn)."""
+
+    METHOD: ClassVar[str] = "hook/started"
+    threadId: str
+    turnId: str | None = None
+    run: HookRunSummary
+
+
+class HookCompletedNotification(ServerMessage):
+    """A hook ended: completed, failed, blocked or stopped, with what it said."""
+
+    METHOD: ClassVar[str] = "hook/completed"
+    threadId: str
+    turnId: str | None = None
+    run: HookRunSummary

@@ -9,6 +9,7 @@ from typing import Literal, assert_never
 from codex_core import items
 from codex_core.items import kinds as k
 from codex_core.items import notices as p
+from codex_core.servers.app_server import model_extensions as hx
 from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.convert import (
@@ -92,6 +93,9 @@ class Translator:
         tid = self.thread_id
         if isinstance(notice, p.TurnWarning):
             out.append(n.WarningNotification(threadId=tid, message=notice.message))
+            return
+        if isinstance(notice, p.HookRunUpdated):
+            out.append(self._hook_run(notice))
             return
         turn = self.turns.get(notice.turn)
         if turn is None:
@@ -187,10 +191,36 @@ class Translator:
                     out.extend(self._finish(notice.turn, turn, "failed"))
             case p.TurnEnded():
                 out.extend(self._finish(notice.turn, turn, notice.status))
-            case p.ThreadStarted():
+            case p.ThreadStarted() | p.HookRunUpdated():
                 pass  # the thread was announced when the client started it
             case _ as unreachable:
                 assert_never(unreachable)
+
+    def _hook_run(self, notice: p.HookRunUpdated) -> n.ServerMessage:
+        """`hook/started` or `hook/completed` as 0.169 sends them (with the turn the hook ran
+        in, also for SessionStart; none for a hook outside any turn)."""
+        run = notice.run
+        turn = self.turns.get(notice.turn)
+        ended = run.duration_ms if notice.done else None
+        summary = hx.HookRunSummary(
+            id=run.id,
+            eventName=run.event_name[:1].lower() + run.event_name[1:],
+            scope=run.scope,
+            sourcePath=run.source_path,
+            source=run.source,
+            displayOrder=run.display_order,
+            status=run.status if notice.done else "running",
+            statusMessage=run.status_message,
+            startedAt=run.started_at,
+            completedAt=run.started_at + (ended or 0) // 1000 if notice.done else None,
+            durationMs=ended,
+            entries=[hx.HookOutputEntry.model_validate(e) for e in run.entries]
+            if notice.done
+            else [],
+        )
+        turn_id = turn.id if turn is not None else None
+        kind = hx.HookCompletedNotification if notice.done else hx.HookStartedNotification
+        return kind(threadId=self.thread_id, turnId=turn_id, run=summary)
 
     def _item_completed(self, turn: TurnState, done: p.ItemCompleted, out: list[Out]) -> None:
         """An item's completion, as Codex 0.169 sends it: a refused command or patch completes
