@@ -204,8 +204,8 @@ class Projection:
             case ev.BackgroundEvent() | ev.TerminalInteractionEvent():
                 return []  # no item: status lines and typing into a running command
             case ev.HookStartedEvent() | ev.HookCompletedEvent():
-                done = isinstance(msg, ev.HookCompletedEvent)
-                return [n.HookRunUpdated(turn, msg.run, done)]
+                ended = isinstance(msg, ev.HookCompletedEvent)
+                return [n.HookRunUpdated(turn, msg.run, ended)]
             case _ if isinstance(msg, ev.OpReplyEvent):
                 return []  # replies to ops
             case _ as unreachable:
