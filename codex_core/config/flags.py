@@ -30,3 +30,5 @@ class ConfigOverrides:
     """`--search`: live web search (`web_search = "live"`)."""
     bypass_hook_trust: bool = False
     """`--dangerously-bypass-hook-trust`: enabled hooks run without recorded trust."""
+    approvals_reviewer: str | None = None
+    """`--approve-for-me`: `auto_review` (approvals go to the reviewer model call)."""

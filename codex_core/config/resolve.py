@@ -147,6 +147,8 @@ def resolve_config(
         sandbox_policy=_sandbox_policy(mode, toml, cwd),
         sandbox_mode_explicit=sandbox_explicit,
         approval_policy_explicit=approval_explicit,
+        approvals_reviewer=layers.get("approvals_reviewer", overrides.approvals_reviewer)
+        or "user",
         shell_environment_policy=ShellEnvironmentPolicy(
             inherit=policy.inherit,
             ignore_default_excludes=policy.ignore_default_excludes,

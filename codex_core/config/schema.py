@@ -144,6 +144,9 @@ class ConfigToml(_Table):
     model_context_window: int | None = Field(default=None, gt=0)
     model_auto_compact_token_limit: int | None = Field(default=None, gt=0)
     approval_policy: AskForApproval | None = None
+    approvals_reviewer: Literal["user", "auto_review", "guardian_subagent"] | None = None
+    """Who answers approval requests: the user, or the automatic reviewer (`auto_review`;
+    0.169 still accepts `guardian_subagent`). See `codex_core.auto_review`."""
     sandbox_mode: SandboxMode | None = None
     sandbox_workspace_write: SandboxWorkspaceWriteToml = Field(
         default_factory=SandboxWorkspaceWriteToml

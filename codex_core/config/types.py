@@ -88,6 +88,9 @@ class Config:
     sandbox_policy: SandboxPolicy = field(default_factory=ReadOnlyPolicy)
     sandbox_mode_explicit: bool = False
     approval_policy_explicit: bool = False
+    approvals_reviewer: str = "user"
+    """`user`, or `auto_review` / `guardian_subagent`: a reviewer model call answers
+    approval requests instead (`--approve-for-me`, `codex_core.auto_review`)."""
     shell_environment_policy: ShellEnvironmentPolicy = field(default_factory=ShellEnvironmentPolicy)
     shell_timeout_ms: int = DEFAULT_SHELL_TIMEOUT_MS
     notify: list[str] | None = None

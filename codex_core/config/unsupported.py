@@ -23,7 +23,6 @@ NOT_IMPLEMENTED: tuple[tuple[str, ...], ...] = (
         for key in (
             "agents",
             "allow_login_shell",
-            "approvals_reviewer",
             "apps",
             "apps_mcp_product_sku",
             "audio",

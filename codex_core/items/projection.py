@@ -136,7 +136,7 @@ class Projection:
                 )
                 return [*out, patch_ask]
             case ev.ApprovalDecisionEvent():
-                return self._decided(msg)
+                return self._decided(turn, msg)
             case ev.ExecCommandBeginEvent():
                 return self._start_command(turn, msg.call_id, msg.command, msg.cwd)
             case ev.ExecCommandOutputDeltaEvent():

@@ -222,6 +222,12 @@ class ApprovalDecisionEvent(_Model):
     kind: Literal["exec", "patch"]
     decision: ReviewDecision
     command: list[str] | None = None
+    reviewer: Literal["auto_review"] | None = None
+    """Set when the automatic reviewer decided instead of the user (`--approve-for-me`)."""
+    rationale: str | None = None
+    """The automatic reviewer's reason (or why it could not decide, which denies)."""
+    cwd: str | None = None
+    """Where the command would have run (automatic reviews)."""
 
 
 class PatchApplyBeginEvent(_Model):

@@ -68,6 +68,12 @@ def add_common_flags(parser: argparse.ArgumentParser) -> None:
         help="run every command without sandbox or approval (only in an isolated environment)",
     )
     parser.add_argument(
+        "--approve-for-me",
+        action="store_true",
+        help="workspace-write sandbox, and a reviewer model call answers approval requests "
+        "in your place (approvals_reviewer = auto_review); a bad or missing answer denies",
+    )
+    parser.add_argument(
         "--dangerously-bypass-hook-trust",
         dest="bypass_hook_trust",
         action="store_true",

@@ -21,7 +21,7 @@ def overrides_from_args(ns: argparse.Namespace, *, approval: str | None) -> Conf
         approval = approval or "on-request"
     return ConfigOverrides(
         model=ns.model,
-        cwd=Path(ns.cd).expanduser() if ns.cd else None,
+        cwd=_session_cwd(ns),
         approval_policy=approval,  # type: ignore[arg-type]
         sandbox_mode=sandbox,
         profile=ns.profile,
@@ -46,6 +46,25 @@ def _approve_for_me(ns: argparse.Namespace) -> tuple[str, str, str]:
         if given:
             raise UsageError(f"codex: --approve-for-me cannot be used with {flag}")
     return "on-request", "workspace-write", "auto_review"
+
+
+def _session_cwd(ns: argparse.Namespace) -> Path | None:
+    """`--cd`; with `--worktree`, the same directory in a new managed worktree of HEAD.
+
+    Raises:
+        CommandFailed: The worktree cannot be made (no repository, no commit, git failed).
+    """
+    cwd = Path(ns.cd).expanduser() if ns.cd else None
+    if not getattr(ns, "worktree", False):
+        return cwd
+    from codex_core.config import ConfigError, find_codex_home
+    from codex_core.managed_worktree import WorktreeError, create_managed_worktree
+    from codex_tui.cli.args import CommandFailed
+
+    try:
+        return create_managed_worktree(find_codex_home(), cwd or Path.cwd())
+    except (WorktreeError, ConfigError) as err:
+        raise CommandFailed(str(err)) from None
 
 
 def split_image_args(values: list[str]) -> list[str]:

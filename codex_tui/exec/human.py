@@ -154,12 +154,25 @@ class HumanProcessor:
                 self._print(f"hook: {msg.run.event_name}")
             case ev.HookCompletedEvent():
                 self._print(f"hook: {msg.run.event_name} {msg.run.status.capitalize()}")
+            case ev.ApprovalDecisionEvent(reviewer="auto_review"):
+                self._auto_reviewed(msg)
             case _ if isinstance(msg, ev.DeltaEvent | ev.ApprovalEvent | ev.OpReplyEvent):
                 # Deliberately not shown: deltas (the whole item follows), approvals (exec
                 # never asks), and replies to ops exec never sends.
                 pass
             case _ as unreachable:
                 assert_never(unreachable)
+
+    def _auto_reviewed(self, msg: ev.ApprovalDecisionEvent) -> None:
+        """`--approve-for-me`: what the reviewer decided in the user's place."""
+        what = display_command(msg.command) if msg.command else "the edits"
+        if msg.decision == "approved":
+            self._print(self._style(f"auto-review approved {what}", "dim"))
+            return
+        self._print()
+        self._print(f"{self._style('auto-review denied', 'red', 'bold')} {what}")
+        if msg.rationale:
+            self._print(self._style(msg.rationale, "dim"))
 
     def _relative(self, path: str) -> str:
         try:

@@ -196,6 +196,8 @@ class EventApplier:
             case ev.ElicitationRequestEvent():
                 if not replay:
                     hooks.on_elicitation_request(msg)
+            case ev.ApprovalDecisionEvent(reviewer="auto_review"):
+                await self._add(auto_review_cell(msg))
             case ev.ApprovalDecisionEvent():
                 if msg.call_id not in self.decided:
                     await self.add_decision(msg.call_id, msg.kind, msg.decision, msg.command)
@@ -375,3 +377,16 @@ def hook_line(run: ev.HookRun) -> str:
     detail = next((e["text"] for e in run.entries if e.get("kind") in ("feedback", "error")), "")
     line = f"hook: {run.event_name} {run.status.capitalize()}"
     return f"{line} — {detail}" if detail else line
+
+
+def auto_review_cell(msg: ev.ApprovalDecisionEvent) -> NoticeCell:
+    """A line saying what the automatic reviewer decided in the user's place."""
+    if msg.kind == "exec":
+        shown = display_command(msg.command) if msg.command else "the command"
+        subject = f"codex to run {shown.split(chr(10))[0]}"
+    else:
+        subject = "the edits"
+    if msg.decision in ("approved", "approved_for_session"):
+        return NoticeCell("approved", f"Auto-review approved {subject}")
+    why = f": {msg.rationale}" if msg.rationale else ""
+    return NoticeCell("denied", f"Auto-review denied {subject}{why}")
