@@ -319,13 +319,17 @@ class Projection:
         )
         return [*out, *ended]
 
-    def _decided(self, msg: ev.ApprovalDecisionEvent) -> list[n.Notice]:
+    def _decided(self, turn: str, msg: ev.ApprovalDecisionEvent) -> list[n.Notice]:
         """A refused command or patch completes `declined` (`cancelled` when the user also
-        aborted the turn); an approved one runs on."""
+        aborted the turn); an approved one runs on. A command the automatic reviewer
+        refused was never asked about: it starts here, then is declined (as in 0.169)."""
         if msg.decision not in ("denied", "abort"):
             return []
         wanted = k.CommandExecutionItem if msg.kind == "exec" else k.FileChangeItem
+        started: list[n.Notice] = []
+        if msg.reviewer is not None and msg.kind == "exec" and msg.call_id not in self._tools:
+            started = self._start_command(turn, msg.call_id, msg.command or [], msg.cwd or "")
         if not isinstance(self._tools.get(msg.call_id, (0, None))[1], wanted):
             return []
         cause: n.CompletionCause = "declined" if msg.decision == "denied" else "cancelled"
-        return self._end(msg.call_id, cause, status="declined")
+        return [*started, *self._end(msg.call_id, cause, status="declined")]
