@@ -16,11 +16,14 @@ from codex_core.git_snapshot import NotAGitRepoError, SnapshotError, working_tre
 from codex_core.protocol import (
     CleanBackgroundTerminalsOp,
     CompactOp,
+    CustomTarget,
     ListBackgroundTerminalsOp,
     ListMcpToolsOp,
     Op,
     OverrideTurnContextOp,
+    ReviewOp,
     TerminateBackgroundTerminalOp,
+    UncommittedTarget,
     UndoOp,
 )
 from codex_core.protocol.common import (
@@ -83,12 +86,6 @@ INIT_PROMPT = (
     '"Repository Guidelines" with sections such as project structure, build and test '
     "commands, coding style, testing and commit conventions. Keep it under 400 words and "
     "only state what you verified in the repository."
-)
-REVIEW_PROMPT = (
-    "Review the uncommitted changes in this working tree (run `git status` and `git diff HEAD`, "
-    "and read new files). Report concrete problems only: bugs, regressions, missing error "
-    "handling, security issues and missing tests, each with the file and line and why it "
-    "matters, most serious first. Do not change any files."
 )
 
 
@@ -268,8 +265,13 @@ class SlashRunner:
         await self.screen.send_text(INIT_PROMPT)
 
     async def cmd_review(self, args: str) -> None:
-        """Ask the model to review the working tree's changes."""
-        await self.screen.send_text(REVIEW_PROMPT + (f"\n\nFocus: {args}" if args else ""))
+        """Have a reviewer look at the uncommitted changes (or do what `args` asks), as
+        `codex review` does; its findings become the turn's answer."""
+        from codex_core.review import review_hint
+
+        target = CustomTarget(instructions=args) if args else UncommittedTarget()
+        await self.screen.add_cell(NoticeCell("info", f"Code review: {review_hint(target)}"))
+        await self.screen.submit_op(ReviewOp(target=target))
 
     async def cmd_mention(self, _args: str) -> None:
         """Start an @ mention in the composer."""
