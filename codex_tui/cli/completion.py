@@ -6,20 +6,14 @@ import sys
 
 from codex_tui.cli.args import CliParser
 
-SUBCOMMANDS = (
-    "exec",
-    "resume",
-    "login",
-    "logout",
-    "mcp",
-    "app-server",
-    "acp",
-    "sandbox",
-    "execpolicy",
-    "sessions",
-    "completion",
-    "help",
-)
+
+def subcommands() -> tuple[str, ...]:
+    """Every command `codex --help` lists, plus `e` and `help`."""
+    from codex_tui.cli.main import commands
+
+    return (*(name for name, _ in commands()), "e", "help")
+
+
 FLAGS = (
     "--model",
     "--config",
@@ -33,6 +27,13 @@ FLAGS = (
     "--search",
     "--version",
     "--help",
+    "--enable",
+    "--disable",
+    "--strict-config",
+    "--no-alt-screen",
+    "--worktree",
+    "--dangerously-bypass-approvals-and-sandbox",
+    "--yolo",
 )
 EXEC_FLAGS = (
     "--json",
@@ -48,8 +49,8 @@ EXEC_FLAGS = (
 
 
 def _bash() -> str:
-    words = " ".join(SUBCOMMANDS + FLAGS)
-    exec_words = " ".join(("resume",) + FLAGS + EXEC_FLAGS)
+    words = " ".join(subcommands() + FLAGS)
+    exec_words = " ".join(("resume", "fork", "review") + FLAGS + EXEC_FLAGS)
     return f"""_codex() {{
     local cur="${{COMP_WORDS[COMP_CWORD]}}"
     if [[ ${{COMP_CWORD}} -gt 1 && ( "${{COMP_WORDS[1]}}" == "exec" || "${{COMP_WORDS[1]}}" == "e" ) ]]; then
@@ -69,7 +70,7 @@ def _zsh() -> str:
 
 
 def _fish() -> str:
-    lines = [f"complete -c codex -n __fish_use_subcommand -a {name}" for name in SUBCOMMANDS]
+    lines = [f"complete -c codex -n __fish_use_subcommand -a {name}" for name in subcommands()]
     lines += [f"complete -c codex -l {flag.removeprefix('--')}" for flag in FLAGS]
     lines += [
         f"complete -c codex -n '__fish_seen_subcommand_from exec' -l {flag.removeprefix('--')}"

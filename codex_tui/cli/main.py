@@ -54,9 +54,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser = CliParser(
         prog="codex",
         description="codex — a coding agent in your terminal.",
-        epilog="subcommands: exec, review, resume, fork, archive, unarchive, delete, features, "
-        "login, logout, mcp, app-server, acp, sandbox, execpolicy, sessions, completion "
-        "(run `codex <subcommand> --help`)",
+        epilog=commands_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"codex-cli {__version__}")
     add_common_flags(parser)
@@ -234,6 +233,42 @@ STRICT_CONFIG_COMMANDS = (
 
 BUILTIN = ("exec", "e", "resume", "fork", "login", "logout", "help")
 """Subcommands `_dispatch` runs itself (beside PASSTHROUGH, SERVERS and UNSUPPORTED)."""
+
+
+BUILTIN_HELP = {
+    "exec": "run codex non-interactively (alias: e)",
+    "resume": "resume a recorded session (a picker by default; --last for the newest)",
+    "fork": "fork a recorded session into a new one (a picker by default; --last)",
+    "login": "store an API key (--with-api-key) or show the login status",
+    "logout": "remove the stored credentials",
+}
+COMMAND_ORDER = (
+    "exec", "review", "login", "logout", "mcp", "plugin", "app-server", "acp", "completion",
+    "doctor", "sandbox", "debug", "resume", "fork", "queue", "archive", "unarchive", "delete",
+    "features", "sessions", "execpolicy",
+)  # fmt: skip
+"""The order `codex --help` lists commands in (Codex 0.169's, ours added where they fit)."""
+
+
+def commands() -> list[tuple[str, str]]:
+    """Every subcommand this codex runs, with its one-line help, in `COMMAND_ORDER`."""
+    table = dict(BUILTIN_HELP)
+    table.update({name: entry[1] for name, entry in PASSTHROUGH.items()})
+    table.update(
+        {
+            "app-server": "run the app server (JSON-RPC for IDE clients)",
+            "acp": "run as an ACP agent",
+        }
+    )
+    table.update({name: "" for name in SERVERS if name not in table})
+    order = [name for name in COMMAND_ORDER if name in table]
+    return [(name, table[name]) for name in order + sorted(set(table) - set(order))]
+
+
+def commands_epilog() -> str:
+    """The command table under `codex --help`."""
+    rows = [f"  {name:<12} {text}" for name, text in commands()]
+    return "commands:\n" + "\n".join(rows) + "\n\nRun `codex <command> --help` for its options."
 
 
 def _is_subcommand(word: str) -> bool:
