@@ -89,7 +89,7 @@ def test_snapshot_review_findings(snap_compare: Compare) -> None:
 
 def test_snapshot_auto_review_decisions(snap_compare: Compare) -> None:
     app, boot = app_with()
-    decisions = [
+    decisions: list[EventMsg] = [
         TaskStartedEvent(),
         ApprovalDecisionEvent(
             call_id="c1",
