@@ -68,6 +68,7 @@ def _plugin_hooks(codex_home: Path, table: Mapping[str, Any], catalog: HookCatal
     from codex_core.plugins.discovery import installed_plugins
     from codex_core.plugins.manifest import load_table
     from codex_core.plugins.names import PluginError
+    from codex_core.plugins.store import read_pin, tree_hash
 
     found, problems = installed_plugins(codex_home, table)
     catalog.warnings.extend(problems)
@@ -80,12 +81,13 @@ def _plugin_hooks(codex_home: Path, table: Mapping[str, Any], catalog: HookCatal
         except PluginError as err:
             catalog.warnings.append(f"plugin `{plugin.plugin_id}`: {err}; its hooks do not run")
             continue
+        content = tree_hash(plugin.root)  # only plugins with hooks pay for hashing their copy
         origin = PluginOrigin(
             plugin_id=plugin.plugin_id,
             key_source=f"{plugin.plugin_id}:{plugin.manifest.hooks_relative}",
             env=tuple(sorted(plugin.env.items())),
-            content_hash=plugin.content_hash,
-            pinned=plugin.pinned,
+            content_hash=content,
+            pinned=read_pin(codex_home, plugin.plugin_id) == content,
         )
         path = source if isinstance(source, Path) else plugin.root / ".codex-plugin" / "plugin.json"
         hooks_from_table(hooks, "plugin", path, catalog, origin)

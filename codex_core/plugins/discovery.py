@@ -24,9 +24,6 @@ class InstalledPlugin:
     """Its copy: `plugins/cache/<marketplace>/<name>/<version>`."""
     manifest: PluginManifest
     data: Path
-    pinned: bool
-    """Whether the copy still matches the content hash recorded when it was installed."""
-    content_hash: str
 
     @property
     def env(self) -> dict[str, str]:
@@ -72,18 +69,13 @@ def _load(codex_home: Path, ident: str) -> InstalledPlugin:
     if not versions:
         raise PluginError("not installed (run `codex plugin add` again)")
     root = versions[-1]
-    manifest = read_manifest(root)
-    content = store.tree_hash(root)
-    pin = store.read_pin(codex_home, ident)
     return InstalledPlugin(
         plugin_id=ident,
         name=name,
         marketplace=market,
         root=root,
-        manifest=manifest,
+        manifest=read_manifest(root),
         data=store.data_dir(codex_home, market, name),
-        pinned=pin == content,
-        content_hash=content,
     )
 
 
