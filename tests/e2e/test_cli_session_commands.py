@@ -301,3 +301,25 @@ def record() -> None:
 
 if __name__ == "__main__" and sys.argv[1:] == ["record"]:
     record()
+
+
+def test_cli_fork_last_skips_exec_sessions(
+    codex_bin: Path, model_server: ModelServer, codex_home: Path, tmp_path: Path
+) -> None:
+    model_server.add(turn(message("one")), turn(message("two")))
+    (codex_home / "config.toml").write_text(provider_config(model_server))
+    interactive = exec_session(str(codex_bin), codex_home, tmp_path, "typed in the TUI")
+    [path] = (codex_home / "sessions").rglob(f"rollout-*{interactive}.jsonl")
+    lines = path.read_text().splitlines()
+    first = json.loads(lines[0])
+    first["payload"]["source"] = "cli"  # as the TUI records its sessions
+    path.write_text("\n".join([json.dumps(first), *lines[1:]]) + "\n")
+    exec_session(str(codex_bin), codex_home, tmp_path, "run by exec, newer")
+
+    term = spawn(codex_bin, ["fork", "--last", "-a", "never", "-s", "read-only"], tmp_path)
+    term.wait_for(f"Thread forked from {interactive}")
+    term.wait_for("typed in the TUI")
+    term.child.send("\x03")
+    term.wait_for("again to quit")
+    term.child.send("\x03")
+    term.rest()
