@@ -27,7 +27,12 @@ def install(
     codex_home: Path, marketplaces: Mapping[str, Any], plugin: str, market_name: str
 ) -> Installed:
     """Install (or reinstall) `plugin` from the marketplace `market_name`."""
-    market = marketplace.find(codex_home, marketplaces, market_name)
+    try:
+        market = marketplace.find(codex_home, marketplaces, market_name)
+    except marketplace.NotConfigured:
+        raise PluginError(
+            f"plugin `{plugin}` was not found in marketplace `{market_name}`"
+        ) from None
     entry = market.entry(plugin)
     manifest = read_manifest(entry.source)
     if manifest.name != plugin:

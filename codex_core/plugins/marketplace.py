@@ -84,12 +84,16 @@ def load_all(
     return loaded, errors
 
 
+class NotConfigured(PluginError):
+    """No marketplace of that name is in scope."""
+
+
 def find(codex_home: Path, table: Mapping[str, Any], name: str) -> Marketplace:
     """The marketplace called `name`."""
     for entry in configured(codex_home, table):
         if entry.name == name:
             return read_marketplace(entry.root)
-    raise PluginError(f"marketplace `{name}` is not configured or installed")
+    raise NotConfigured(f"marketplace `{name}` is not configured or installed")
 
 
 def is_git_source(source: str) -> bool:

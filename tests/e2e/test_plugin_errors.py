@@ -57,7 +57,7 @@ def test_plugin_errors_are_one_line(codex_bin: Path, market: Path, tmp_path: Pat
         "Error: plugin `nope` was not found in marketplace `localmk`"
     )
     assert error(codex_bin, "plugin", "add", "demo@other") == (
-        "Error: marketplace `other` is not configured or installed"
+        "Error: plugin `demo` was not found in marketplace `other`"
     )
     assert error(codex_bin, "plugin", "add", "demo") == (
         "Error: plugin requires --marketplace unless passed as <plugin>@<marketplace>"
