@@ -17,6 +17,8 @@ from codex_core.protocol import (
     UserTurnOp,
 )
 from codex_core.servers.app_server import extensions
+from codex_core.servers.app_server import goal_methods as goals
+from codex_core.servers.app_server import model_goals as g
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server import thread_admin as admin
@@ -285,6 +287,9 @@ METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
     "thread/unarchive": (m.ThreadIdParams, admin.thread_unarchive),
     "thread/name/set": (ThreadSetNameParams, admin.thread_set_name),
     "thread/compact/start": (m.ThreadIdParams, thread_compact),
+    "thread/goal/get": (g.ThreadGoalGetParams, goals.thread_goal_get),
+    "thread/goal/set": (g.ThreadGoalSetParams, goals.thread_goal_set),
+    "thread/goal/clear": (g.ThreadGoalClearParams, goals.thread_goal_clear),
     "turn/start": (m.TurnStartParams, turn_start),
     "turn/interrupt": (m.TurnInterruptParams, turn_interrupt),
     "turn/steer": (TurnSteerParams, admin.turn_steer),

@@ -6,6 +6,7 @@ from typing import ClassVar, Literal
 
 from pydantic import Field
 
+from codex_core.servers.app_server import model_goals
 from codex_core.servers.app_server.model_items import UserInput
 from codex_core.servers.app_server.model_notify import ServerMessage
 from codex_core.servers.app_server.model_thread import Thread
@@ -121,5 +122,6 @@ NOTIFICATIONS: tuple[type[ServerMessage], ...] = (
     ThreadUnarchivedNotification,
     AccountLoginCompletedNotification,
     AccountUpdatedNotification,
+    *model_goals.NOTIFICATIONS,
 )
 """The notifications these methods send (beside `model_notify.NOTIFICATIONS`)."""
