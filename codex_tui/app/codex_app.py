@@ -92,7 +92,11 @@ class CodexApp(App[ExitSummary]):
 
     def _picker(self, *, in_app: bool = False) -> ResumePickerScreen:
         return ResumePickerScreen(
-            self.boot.sessions(), self.clock, show_all=self.options.show_all, in_app=in_app
+            self.boot.sessions(),
+            self.clock,
+            show_all=self.options.show_all,
+            in_app=in_app,
+            fork=self.options.fork_picked and not in_app,
         )
 
     async def start_session(self, resume_path: Path | None) -> None:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pexpect
 import pytest
 
 from tests.e2e.test_codex_exec import provider_flags, run_codex
-from tests.e2e.test_tui_session import spawn
+from tests.e2e.test_tui_session import Terminal, spawn
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, turn
 
@@ -34,5 +36,30 @@ def test_tui_resume_last_opens_at_the_end_of_the_last_answer(
     assert "THE END OF THE ANSWER" in screen_text(term)
     term.child.send("\x1b[5~")  # PageUp
     term.wait_for("Paragraph 2")
+    term.child.send("\x04")
+    term.rest()
+
+
+def test_tui_no_color_marks_the_selected_row(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    """With NO_COLOR=1 the highlighted row of a list still reads: it starts with `›`."""
+    env = {**os.environ, "OPENAI_API_KEY": "sk-test", "TERM": "xterm-256color", "NO_COLOR": "1"}
+    flags = ["-a", "never", "-s", "workspace-write", *model_server.cli_flags()]
+    child = pexpect.spawn(
+        str(codex_bin), flags, cwd=str(tmp_path), env=env, dimensions=(20, 60), encoding="utf-8"
+    )
+    term = Terminal(child)
+    term.wait_for("Ask Codex to do anything")
+    term.child.send("/")
+    term.wait_for("› /model")
+    term.child.send("\x1b[B")  # Down
+    term.wait_for("› /permissions")
+    rows = screen_text(term).splitlines()
+    assert [row for row in rows if row.lstrip().startswith("›")] == [
+        next(row for row in rows if "/permissions" in row)
+    ]
+    term.child.send("\x7f")  # Backspace: the popup closes with the empty composer
+    term.forget()
     term.child.send("\x04")
     term.rest()

@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Any
 
 from textual.message import Message
-from textual.widgets import OptionList
 
 from codex_core.protocol import (
     ABORTED_BY_USER,
@@ -49,6 +48,7 @@ from codex_tui.app.widgets.cells.exec_cell import ExecCell
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
 from codex_tui.app.widgets.composer import Composer
+from codex_tui.app.widgets.marked_list import MarkedOptionList
 from codex_tui.app.widgets.queued_list import QueuedList
 from tests.tui.fake_core import (
     PROJECT,
@@ -128,13 +128,13 @@ async def test_approval_prompt_names_the_key_for_each_decision() -> None:
         await settle(pilot)
         boot.core.emit(TaskStartedEvent(), exec_request())
         await settle(pilot, boot.core)
-        options = app.screen.query_one(OptionList)
+        options = app.screen.query_one(MarkedOptionList)
         labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
         assert labels == [
-            "Yes, proceed (y)",
-            "Yes, and don't ask again this session (a)",
-            "No, continue without running it (d)",
-            "No, and tell Codex what to do differently (esc / n)",
+            "› 1. Yes, proceed (y)",
+            "  2. Yes, and don't ask again this session (a)",
+            "  3. No, continue without running it (d)",
+            "  4. No, and tell Codex what to do differently (esc / n)",
         ]
 
 

@@ -60,7 +60,7 @@ async def test_a_file_name_with_escapes_shows_them_in_the_at_popup(tmp_path: Pat
             await pilot.pause(0.02)
         assert popup.values == [name]  # the path itself is what Tab inserts
         shown: Any = popup.get_option_at_index(0).prompt
-        assert shown.plain.strip() == "evil␛]52;c;RklMRQ==␇.txt"
+        assert shown.plain.strip() == "› evil␛]52;c;RklMRQ==␇.txt"
         await settle(pilot)
         out = written(app)
         assert "evil␛]52;c;RklMRQ==␇.txt" in out and "\x1b]52;" not in out

@@ -22,9 +22,9 @@ from tests.tui.test_snapshots_commands import SIZE, Compare, app_with, run, subm
 BASE = Path(tempfile.gettempdir()) / "codex-tui-snapshot-extensions"
 
 
-def home_with_hooks_and_skills() -> tuple[Path, Path]:
-    shutil.rmtree(BASE, ignore_errors=True)
-    home, project = BASE / "home", BASE / "project"
+def home_with_hooks_and_skills(base: Path = BASE) -> tuple[Path, Path]:
+    shutil.rmtree(base, ignore_errors=True)
+    home, project = base / "home", base / "project"
     project.mkdir(parents=True)
     guard = {"type": "command", "command": "/usr/local/bin/guard --strict", "timeout": 30}
     note = {"type": "command", "command": "notify-send done"}

@@ -10,7 +10,6 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
 
 from codex_core.frontend.commands import display_command
 from codex_core.protocol import (
@@ -21,6 +20,7 @@ from codex_core.protocol.common import ReviewDecision
 from codex_tui.app.diff_render import patch_content
 from codex_tui.app.diffs import patch_files
 from codex_tui.app.formatting import shorten_path, truncate_line
+from codex_tui.app.widgets.marked_list import MarkedOptionList, numbered
 
 ApprovalRequest = ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
 
@@ -87,7 +87,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             yield Static(self._title(), id="approval-title")
             with VerticalScroll(id="approval-body"):
                 yield Static(self._body())
-            yield OptionList(*self._options(), id="approval-options")
+            yield MarkedOptionList(*numbered(self._options()), id="approval-options")
 
     def _title(self) -> Content:
         mcp = self.mcp_call
@@ -138,21 +138,21 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             parts += ["\n", ("Reason: ", "bold"), (request.reason, "italic")]
         return Content.assemble(*parts).rstrip()
 
-    def _options(self) -> list[Option]:
+    def _options(self) -> list[tuple[str, Content]]:
         if self.mcp_call is not None:
             return [
-                Option(Content.from_markup("Allow [$text-muted](enter / y)[/]"), id="approved"),
-                Option(
+                ("approved", Content.from_markup("Allow [$text-muted](enter / y)[/]")),
+                (
+                    "approved_for_session",
                     Content.from_markup("Allow this tool for the session [$text-muted](a)[/]"),
-                    id="approved_for_session",
                 ),
-                Option(Content.from_markup("Cancel [$text-muted](esc)[/]"), id="abort"),
+                ("abort", Content.from_markup("Cancel [$text-muted](esc)[/]")),
             ]
         options = [
-            Option(Content.from_markup("Yes, proceed [$text-muted](y)[/]"), id="approved"),
-            Option(
+            ("approved", Content.from_markup("Yes, proceed [$text-muted](y)[/]")),
+            (
+                "approved_for_session",
                 Content.from_markup("Yes, and don't ask again this session [$text-muted](a)[/]"),
-                id="approved_for_session",
             ),
         ]
         if self.prefix:
@@ -161,19 +161,19 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
                 (" ".join(self.prefix), "bold"),
                 (" (p)", "$text-muted"),
             )
-            options.append(Option(label, id="prefix"))
+            options.append(("prefix", label))
         declined = (
             "No, continue without running it"
             if isinstance(self.request, ExecApprovalRequestEvent)
             else "No, continue without these edits"
         )
         options += [
-            Option(Content.from_markup(f"{declined} [$text-muted](d)[/]"), id="denied"),
-            Option(
+            ("denied", Content.from_markup(f"{declined} [$text-muted](d)[/]")),
+            (
+                "abort",
                 Content.from_markup(
                     "No, and tell Codex what to do differently [$text-muted](esc / n)[/]"
                 ),
-                id="abort",
             ),
         ]
         return options
@@ -188,7 +188,8 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
         self._fit()
 
     def _fit(self) -> None:
-        options = self.query_one(OptionList).option_count
+        # Options as they wrap inside the dialog's borders and padding.
+        options = self.query_one(MarkedOptionList).height_at(self.size.width - 4)
         # The dialog may take 90% of the screen: borders, title and its margin, body margin.
         room = int(self.size.height * 0.9) - 2 - 2 - 1 - options
         self.query_one("#approval-body").styles.max_height = max(2, min(BODY_ROWS, room))

@@ -10,7 +10,8 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
+
+from codex_tui.app.widgets.marked_list import MarkedOptionList, MarkedRow
 
 
 @dataclass(frozen=True)
@@ -36,22 +37,20 @@ class ChoiceScreen(ModalScreen[str | None]):
         self.choices = choices
 
     def compose(self) -> ComposeResult:
-        width = max((len(c.label) for c in self.choices), default=0) + 2
-        options = [
-            Option(
+        rows = [
+            MarkedRow(
+                Content.assemble((f"{i}. ", "$text-muted"), (f"{c.label}  ", "bold")),
                 Content.assemble(
-                    (f"{i}. ", "$text-muted"),
-                    (c.label.ljust(width), "bold"),
                     (c.description, "$text-muted"),
                     (" (current)" if c.current else "", "$accent"),
-                )
+                ),
             )
             for i, c in enumerate(self.choices, 1)
         ]
         with Vertical(id="choice-box"):
             yield Static(Content.styled(self.title_text, "bold"), id="choice-title")
             yield Static(Content.styled(self.subtitle, "$text-muted"), id="choice-subtitle")
-            yield OptionList(*options, id="choice-list")
+            yield MarkedOptionList(*rows, id="choice-list")
             yield Static(
                 Content.assemble(
                     ("↑↓", "bold"),

@@ -110,6 +110,10 @@ def field_value(field: FormField, raw: Any) -> tuple[Any, str | None]:
     return str(raw), None
 
 
+FORM_ROWS = 24
+"""The most rows the fields take before they scroll."""
+
+
 class ElicitationScreen(ModalScreen[ElicitationAnswer]):
     """Asks for what the server wants; answers accept (with values), decline or cancel."""
 
@@ -183,6 +187,23 @@ class ElicitationScreen(ModalScreen[ElicitationAnswer]):
         fields = self.query(".field")
         if fields:
             fields.first().focus()
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self) -> None:
+        """Keep the keys on screen: the form scrolls in what the dialog has left."""
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        box = self.query_one("#elicitation")
+        form = self.query_one("#elicitation-form")
+        others = sum(
+            child.outer_size.height + child.styles.margin.height
+            for child in box.children
+            if child is not form
+        )
+        # The dialog may take 90% of the screen, borders included.
+        room = int(self.size.height * 0.9) - 2 - others - form.styles.margin.height
+        form.styles.max_height = max(3, min(FORM_ROWS, room))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in a text field submits the form."""

@@ -1,4 +1,5 @@
-"""Pick a recorded session to resume: newest first, type to search, pages load as you scroll."""
+"""Pick a recorded session to resume (or fork): newest first, type to search, pages load as
+you scroll; the highlighted row is marked `›` as in 0.169, so it reads without colour."""
 
 from __future__ import annotations
 
@@ -13,13 +14,14 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Input, Static
-from textual.widgets.data_table import ColumnKey
+from textual.widgets.data_table import ColumnKey, RowKey
 
 from codex_core.frontend.relative_time import relative_age
 from codex_core.terminal_text import printable
 from codex_tui.app.clock import Clock
 from codex_tui.app.core import SessionSource, SessionSummary
 from codex_tui.app.formatting import shorten_path, truncate_line
+from codex_tui.app.widgets.marked_list import MARKER
 
 LOAD_AHEAD_ROWS = 8
 """Load the next page when the cursor gets this close to the last row."""
@@ -55,7 +57,13 @@ class ResumePickerScreen(Screen[Path | None]):
     ]
 
     def __init__(
-        self, source: SessionSource, clock: Clock, *, show_all: bool = False, in_app: bool = False
+        self,
+        source: SessionSource,
+        clock: Clock,
+        *,
+        show_all: bool = False,
+        in_app: bool = False,
+        fork: bool = False,
     ) -> None:
         super().__init__()
         self.source = source
@@ -71,13 +79,17 @@ class ResumePickerScreen(Screen[Path | None]):
         self.skipped: list[str] = []
         self.in_app = in_app
         """Opened by /resume: Esc goes back to the conversation instead of starting one."""
+        self.fork = fork
+        """`codex fork`: the chosen session is copied, so the title and Enter say fork."""
+        self._marked: RowKey | None = None
 
     def compose(self) -> ComposeResult:
         scope = "all directories" if self.show_all else "this directory"
         with Vertical(id="picker"):
             yield Static(
                 Content.assemble(
-                    ("Resume a previous session", "bold"), (f" · {scope}", "$text-muted")
+                    (f"{'Fork' if self.fork else 'Resume'} a previous session", "bold"),
+                    (f" · {scope}", "$text-muted"),
                 ),
                 id="picker-title",
             )
@@ -87,23 +99,12 @@ class ResumePickerScreen(Screen[Path | None]):
             )
             yield table
             yield Static("Loading sessions…", id="picker-status")
-            yield Static(
-                Content.assemble(
-                    ("enter", "bold"),
-                    " resume · ",
-                    ("esc", "bold"),
-                    " back · " if self.in_app else " new session · ",
-                    ("↑↓ pgup pgdn", "bold"),
-                    " move · ",
-                    ("ctrl+c", "bold"),
-                    " quit",
-                ),
-                id="picker-hint",
-            )
+            yield Static(self._hint(0), id="picker-hint")
 
     def on_mount(self) -> None:
         """Paint at once; rows arrive from a background load."""
         table = self.query_one(DataTable)
+        table.add_column("", key="marker", width=len(MARKER.strip()))
         table.add_column("Updated", key="updated", width=16)
         table.add_column("Branch", key="branch", width=16)
         table.add_column("CWD", key="cwd", width=24)
@@ -111,12 +112,24 @@ class ResumePickerScreen(Screen[Path | None]):
         self.query_one(Input).focus()
         self._load_more()
 
+    def _hint(self, width: int) -> Content:
+        return hint_lines(
+            [
+                ("enter", "fork" if self.fork else "resume"),
+                ("esc", "back" if self.in_app else "new session"),
+                ("↑↓ pgup pgdn", "move"),
+                ("ctrl+c", "quit"),
+            ],
+            width,
+        )
+
     def on_resize(self) -> None:
-        """The conversation column takes the width the others leave; on a narrow terminal it
+        """The hint breaks between keys; the conversation column takes the width the others leave; on a narrow terminal it
         keeps `MIN_CONVERSATION` columns and branch and directory share what is left."""
+        self.query_one("#picker-hint", Static).update(self._hint(self.size.width - 2))
         table = self.query_one(DataTable)
         padding = 2 * table.cell_padding * len(table.columns) + 1
-        available = self.size.width - 2 - padding
+        available = self.size.width - 2 - padding - len(MARKER.strip())
         branch_width, cwd_width = 16, 24
         rest = available - 16 - MIN_CONVERSATION
         if rest < branch_width + cwd_width:
@@ -157,8 +170,10 @@ class ResumePickerScreen(Screen[Path | None]):
         now = self.clock.now()
         self.shown = [item for item in self.items if matches(item, self.query_text)]
         table.clear()
+        self._marked = None
         for item in self.shown:
             table.add_row(
+                "",
                 relative_age(item.updated, now),
                 Content.styled(item.branch or "-", "$text-muted" if not item.branch else ""),
                 shorten_path(item.cwd),
@@ -167,6 +182,7 @@ class ResumePickerScreen(Screen[Path | None]):
             )
         if self.shown:
             table.move_cursor(row=min(row, len(self.shown) - 1))
+            self._mark(table.cursor_row)
         self._update_status()
         if self.query_text and len(self.shown) < 10 and self._filter_pages < MAX_FILTER_PAGES:
             self._filter_pages += 1
@@ -201,6 +217,23 @@ class ResumePickerScreen(Screen[Path | None]):
         table = self.query_one(DataTable)
         if len(self.shown) - table.cursor_row <= LOAD_AHEAD_ROWS:
             self._load_more()
+
+    @on(DataTable.RowHighlighted, "#picker-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._mark(event.cursor_row)
+
+    def _mark(self, row: int) -> None:
+        """Put the marker on row `row` (and take it off the row that had it)."""
+        table = self.query_one(DataTable)
+        if not 0 <= row < len(self.shown):
+            return
+        key = RowKey(self.shown[row].id)
+        if key == self._marked:
+            return
+        if self._marked is not None and self._marked in table.rows:
+            table.update_cell(self._marked, "marker", "")
+        table.update_cell(key, "marker", Content.styled(MARKER.strip(), "bold"))
+        self._marked = key
 
     @on(Input.Changed, "#picker-search")
     def _search(self, event: Input.Changed) -> None:
@@ -240,3 +273,18 @@ def skipped_line(paths: list[str]) -> str:
         else "files that are not Codex sessions"
     )
     return f"Skipped {len(paths)} {what}: {os.path.basename(paths[0])}{more}"
+
+
+def hint_lines(hints: list[tuple[str, str]], width: int) -> Content:
+    """`key action · key action`, broken into lines between hints (never inside one) when
+    `width` is known (> 0)."""
+    lines: list[Content] = []
+    line = Content("")
+    for key, action in hints:
+        hint = Content.assemble((key, "bold"), f" {action}")
+        joined = Content.assemble(line, " · ", hint) if line else hint
+        if line and 0 < width < joined.cell_length:
+            lines.append(line)
+            joined = hint
+        line = joined
+    return Content("\n").join([*lines, line])

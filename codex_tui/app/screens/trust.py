@@ -8,9 +8,9 @@ from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import OptionList, Static
-from textual.widgets.option_list import Option
 
 from codex_tui.app.core import TrustRequest
+from codex_tui.app.widgets.marked_list import MarkedOptionList, numbered
 
 
 class TrustScreen(Screen[bool]):
@@ -40,12 +40,18 @@ class TrustScreen(Screen[bool]):
         )
         with Vertical(id="trust"):
             yield Static(intro, id="trust-intro")
-            yield OptionList(
-                Option(
-                    "1. Yes, let Codex work in this folder without asking for approval",
-                    id="trust",
+            yield MarkedOptionList(
+                *numbered(
+                    [
+                        (
+                            "trust",
+                            Content(
+                                "Yes, let Codex work in this folder without asking for approval"
+                            ),
+                        ),
+                        ("no-trust", Content("No, ask me before edits and commands (read-only)")),
+                    ]
                 ),
-                Option("2. No, ask me before edits and commands (read-only)", id="no-trust"),
                 id="trust-options",
             )
             yield Static(

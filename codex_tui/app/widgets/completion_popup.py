@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from textual.content import Content
-from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+
+from codex_tui.app.widgets.marked_list import MarkedOptionList, MarkedRow
 
 
-class CompletionPopup(OptionList, can_focus=False):
-    """Rows of `label  description`; hidden while it has none."""
+class CompletionPopup(MarkedOptionList, can_focus=False):
+    """Rows of `› label  description` (descriptions wrap under themselves); hidden while it
+    has none."""
 
     def __init__(self) -> None:
         super().__init__(id="completion")
@@ -20,22 +21,22 @@ class CompletionPopup(OptionList, can_focus=False):
         """Show `(value, label, description)` rows for `kind` ("slash" or "file")."""
         self.kind = kind
         self.values = [value for value, _label, _description in rows]
-        width = max((len(label) for _value, label, _description in rows), default=0) + 2
-        options = [
-            Option(Content.assemble((label.ljust(width), "bold"), (description, "$text-muted")))
+        marked = [
+            MarkedRow(
+                Content.styled(label + "  ", "bold"), Content.styled(description, "$text-muted")
+            )
             for _value, label, description in rows
         ]
-        if not options and empty:
-            options = [Option(Content.styled(empty, "$text-muted"), disabled=True)]
-        self.set_options(options)
-        self.highlighted = 0 if self.values else None
-        self.display = bool(options)
+        if not marked and empty:
+            marked = [MarkedRow(Content(""), Content.styled(empty, "$text-muted"), disabled=True)]
+        self.set_rows(marked, 0 if self.values else None)
+        self.display = bool(marked)
 
     def hide(self) -> None:
         """Close the popup."""
         self.kind = None
         self.values = []
-        self.clear_options()
+        self.set_rows([], None)
         self.display = False
 
     @property

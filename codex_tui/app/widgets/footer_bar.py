@@ -87,22 +87,39 @@ class FooterBar(Widget):
         return [("⏎", "send"), ("/", "commands"), ("@", "files"), ("ctrl+t", "transcript")]
 
     def render(self) -> Content:
-        """Hints, padded so the facts on the right sit at the right edge."""
-        if self.quit_armed:
-            left = Content.assemble(("ctrl+c", "bold $warning"), (" again to quit", "$warning"))
-        else:
-            parts: list[str | tuple[str, str]] = []
-            for key, label in self.hints():
-                parts += [(key, "bold"), f" {label}   "]
-            left = Content.assemble(*parts).rstrip()
-        facts: list[str | tuple[str, str]] = []
+        """Hints, padded so the facts on the right sit at the right edge; on a narrow terminal
+        whole hints and facts are left out (the model first, then hints from the end, then
+        the context left), never cut in the middle."""
+        quit_hint = Content.assemble(("ctrl+c", "bold $warning"), (" again to quit", "$warning"))
+        hints: list[Hint | Content] = [quit_hint] if self.quit_armed else [*self.hints()]
+        warnings = model = context = None
         if self.warnings:
             noun = "warning" if self.warnings == 1 else "warnings"
-            facts += [(f"⚠ {self.warnings} {noun} · F2", "$warning"), "   "]
+            warnings = Content.styled(f"⚠ {self.warnings} {noun} · F2", "$warning")
         if self.model:
-            facts += [f"{self.model}{' ' + self.effort if self.effort else ''}", "   "]
+            model = Content(f"{self.model}{' ' + self.effort if self.effort else ''}")
         if self.context_left is not None:
-            facts += [f"{self.context_left}% context left"]
-        right = Content.assemble(*facts).rstrip()
-        gap = max(1, self.size.width - left.cell_length - right.cell_length)
-        return Content.assemble(left, " " * gap, right)
+            context = Content(f"{self.context_left}% context left")
+        width = self.size.width
+        attempts = [(len(hints), [warnings, model, context])]
+        attempts += [(count, [warnings, None, context]) for count in range(len(hints), 0, -1)]
+        attempts += [(1, [warnings, None, None]), (1, [None, None, None])]
+        for count, facts in attempts:
+            line = footer_line(hints[:count], facts, width)
+            if line.cell_length <= width:
+                return line
+        return line
+
+
+def footer_line(hints: list[Hint | Content], facts: list[Content | None], width: int) -> Content:
+    """`key label   key label` on the left, the facts joined on the right."""
+    parts: list[str | tuple[str, str] | Content] = []
+    for hint in hints:
+        if isinstance(hint, Content):
+            parts += [hint, "   "]
+        else:
+            parts += [(hint[0], "bold"), f" {hint[1]}   "]
+    left = Content.assemble(*parts).rstrip()
+    right = Content("   ").join([fact for fact in facts if fact is not None])
+    gap = max(1, width - left.cell_length - right.cell_length)
+    return Content.assemble(left, " " * gap, right)
