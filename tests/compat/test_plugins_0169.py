@@ -8,10 +8,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
-from tests.support.plugin_market import make_marketplace
+from tests.support.plugin_market import git_commit_all, git_http_server, make_marketplace
+
+CODEX = str(Path(sys.executable).parent / "codex")
 
 STEPS: list[tuple[str, ...]] = [
     ("plugin", "marketplace", "list"),
@@ -35,10 +38,12 @@ STEPS: list[tuple[str, ...]] = [
 ]
 
 
-def run_all(binary: str, home: Path, market: Path) -> list[tuple[int, str, str, str, list[str]]]:
+def run_all(
+    binary: str, home: Path, market: Path, steps: list[tuple[str, ...]] = STEPS
+) -> list[tuple[int, str, str, str, list[str]]]:
     env = {**os.environ, "CODEX_HOME": str(home), "RUST_BACKTRACE": "0", "RUST_LOG": "off"}
     seen = []
-    for step in STEPS:
+    for step in steps:
         args = [a.replace("{MARKET}", str(market)) for a in step]
         done = subprocess.run(
             [binary, *args], capture_output=True, text=True, timeout=60, env=env, cwd=market
@@ -67,9 +72,44 @@ def test_plugins_commands_match_codex_rust(
     make_marketplace(market, tmp_path)
     ours_home = Path(tempfile.mkdtemp(prefix="ours-", dir=shared_home.parent))
     try:
-        ours = run_all(str(Path(os.sys.executable).parent / "codex"), ours_home, market)
+        ours = run_all(CODEX, ours_home, market)
     finally:
         shutil.rmtree(ours_home, ignore_errors=True)
     theirs = run_all(rust_bin, shared_home, market)
     for step, mine, rust in zip(STEPS, ours, theirs, strict=True):
+        assert mine == rust, step
+
+
+GIT_STEPS: list[tuple[str, ...]] = [
+    ("plugin", "marketplace", "add", "{URL}"),
+    ("plugin", "marketplace", "add", "{URL}", "--json"),
+    ("plugin", "marketplace", "list", "--json"),
+    ("plugin", "add", "tool@gitmk"),
+    ("plugin", "list"),
+    ("plugin", "marketplace", "remove", "gitmk"),
+    ("plugin", "list"),
+    ("plugin", "remove", "tool@gitmk"),
+]
+
+
+def test_plugins_git_marketplace_matches_codex_rust(
+    rust_bin: str, shared_home: Path, tmp_path: Path
+) -> None:
+    repo = tmp_path / "repo"
+    make_marketplace(repo, tmp_path, name="gitmk", plugin="tool")
+    manifest = repo / "plugins" / "tool" / ".codex-plugin" / "plugin.json"
+    manifest.write_text('{"name": "tool"}')  # no version: installed as `local`
+    git_commit_all(repo)
+    served = tmp_path / "served"
+    served.mkdir()
+    ours_home = Path(tempfile.mkdtemp(prefix="ours-", dir=shared_home.parent))
+    try:
+        with git_http_server(repo, served) as url:
+            steps = [tuple(a.replace("{URL}", url) for a in s) for s in GIT_STEPS]
+            ours = run_all(CODEX, ours_home, tmp_path, steps)
+            theirs = run_all(rust_bin, shared_home, tmp_path, steps)
+    finally:
+        shutil.rmtree(ours_home, ignore_errors=True)
+    assert "gitmk/tool/local/.codex-plugin/plugin.json" in theirs[3][4]
+    for step, mine, rust in zip(GIT_STEPS, ours, theirs, strict=True):
         assert mine == rust, step
