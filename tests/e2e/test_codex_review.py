@@ -126,18 +126,16 @@ def test_exec_review_json_is_one_agent_message_as_0169(
     assert ours == theirs
 
 
-def test_review_one_finding_and_plain_answers(
+def test_review_one_finding_prints_as_0169(
     codex_bin: Path, model_server: ModelServer, repo: Path
 ) -> None:
     one = json.loads(answer(repo))
     one["findings"] = one["findings"][:1]
     one["findings"][0]["title"] = "Subtraction instead of addition"
-    model_server.add(turn(message(json.dumps(one))), turn(message("Looks fine to me.")))
+    model_server.add(turn(message(json.dumps(one))))
     done = codex(codex_bin, model_server, ["review", "--uncommitted"], repo)
     assert done.returncode == 0, done.stderr
     assert done.stdout == recorded("review_one_finding_stdout.txt", repo)
-    done = codex(codex_bin, model_server, ["review", "--uncommitted"], repo)
-    assert done.stdout == "Looks fine to me.\n"
 
 
 def test_review_base_branch_names_the_merge_base(
@@ -151,6 +149,7 @@ def test_review_base_branch_names_the_merge_base(
     model_server.add(turn(message("Looks fine to me.")))
     done = codex(codex_bin, model_server, ["review", "--base", "main"], repo)
     assert done.returncode == 0, done.stderr
+    assert done.stdout == "Looks fine to me.\n"  # an answer that is not JSON: as it is
     assert "user\nchanges against 'main'\n" in done.stderr
     prompt = last_user_text(model_server.requests[0].body)
     theirs = RECORDED["r_base"]["last_user_message"]
@@ -167,21 +166,18 @@ def test_review_commit_and_custom_prompts(
     codex_bin: Path, model_server: ModelServer, repo: Path
 ) -> None:
     sha = git(repo, "rev-parse", "HEAD")
-    model_server.add(*(turn(message("ok")) for _ in range(4)))
+    model_server.add(*(turn(message("ok")) for _ in range(3)))
     done = codex(codex_bin, model_server, ["review", "--commit", sha, "--title", "Add b"], repo)
     assert done.returncode == 0, done.stderr
     assert f"user\ncommit {sha[:7]}: Add b\n" in done.stderr
     assert f'commit {sha} ("Add b")' in last_user_text(model_server.requests[0].body)
     assert '("Add b")' in RECORDED["r_commit"]["last_user_message"]
-    done = codex(codex_bin, model_server, ["exec", "review", "--commit", sha[:7]], repo)
-    assert f"user\ncommit {sha[:7]}\n" in done.stderr
-    assert f"commit {sha[:7]}." in last_user_text(model_server.requests[1].body)
     # custom instructions are the prompt, word for word (0.169 too), from stdin with `-`
-    codex(codex_bin, model_server, ["review", "check the naming"], repo)
-    assert last_user_text(model_server.requests[2].body) == "check the naming"
+    codex(codex_bin, model_server, ["exec", "review", "check the naming"], repo)
+    assert last_user_text(model_server.requests[1].body) == "check the naming"
     assert RECORDED["r_custom"]["last_user_message"] == "check the naming"
     codex(codex_bin, model_server, ["review", "-"], repo, stdin="from stdin please\n")
-    assert last_user_text(model_server.requests[3].body) == "from stdin please"
+    assert last_user_text(model_server.requests[2].body) == "from stdin please"
 
 
 def test_review_refuses_a_missing_or_double_target(
@@ -192,10 +188,9 @@ def test_review_refuses_a_missing_or_double_target(
         1,
         "Error: Specify --uncommitted, --base, --commit, or provide custom review instructions\n",
     )
-    for args in (["--uncommitted", "--base", "main"], ["--uncommitted", "also this"]):
-        done = codex(codex_bin, model_server, ["exec", "review", *args], repo)
-        assert done.returncode == 2 and "cannot be used with" in done.stderr
-        assert len(done.stderr.splitlines()) == 1
+    done = codex(codex_bin, model_server, ["exec", "review", "--uncommitted", "--base", "m"], repo)
+    assert done.returncode == 2 and "cannot be used with" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
     done = codex(codex_bin, model_server, ["review", "--uncommitted"], repo.parent)
     assert done.returncode == 1 and "--skip-git-repo-check" in done.stderr
     assert model_server.requests == []

@@ -1,22 +1,38 @@
-"""Pure parts of code review and automatic approval review: parsing, rendering, context."""
+"""Pure parts of code review and automatic approval review: parsing, rendering, context,
+and their command lines."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+import pytest
+
 from codex_core.auto_review import denial_text, parse_assessment, planned_action
 from codex_core.auto_review.context import ENTRY_CHARS, transcript
 from codex_core.protocol import (
     AddChange,
+    CommitTarget,
+    CustomTarget,
     FunctionCall,
     FunctionCallOutput,
     ResponseItem,
     ReviewOutput,
+    UncommittedTarget,
     assistant_message,
     user_message,
 )
-from codex_core.review import parse_review_output, render_review, review_text
+from codex_core.review import (
+    parse_review_output,
+    render_review,
+    review_hint,
+    review_prompt,
+    review_text,
+)
+from codex_tui.cli.args import UsageError
+from codex_tui.cli.main import build_tui_parser
+from codex_tui.cli.overrides import overrides_from_args
+from codex_tui.exec.review import build_review_parser, parse_target, review_words
 
 FINDING = {
     "title": "[P1] Subtraction instead of addition",
@@ -99,3 +115,37 @@ def test_auto_review_planned_action_for_a_patch_and_a_command() -> None:
         "tool": "apply_patch",
         "files": [{"path": "/o/a.txt", "kind": "add", "content": "hi\n"}],
     }
+
+
+def test_review_targets_hint_and_prompt(tmp_path: Path) -> None:
+    sha = "0762ca06904ea3b73a787d09e998080fa735679e"
+    assert review_hint(UncommittedTarget()) == "current changes"
+    assert review_hint(CommitTarget(sha=sha)) == "commit 0762ca0"
+    assert review_hint(CommitTarget(sha=sha, title="Add b")) == "commit 0762ca0: Add b"
+    assert f'commit {sha} ("Add b")' in review_prompt(
+        CommitTarget(sha=sha, title="Add b"), tmp_path
+    )
+    assert review_prompt(CustomTarget(instructions=" as typed "), tmp_path) == " as typed "
+
+
+def test_review_and_approve_for_me_command_lines() -> None:
+
+    assert review_words(["-m", "x", "review", "--base", "main"]) == ["-m", "x", "--base", "main"]
+    assert review_words(["-m", "review"]) is None  # `review` is -m's value: a prompt follows
+    assert review_words(["fix the review"]) is None
+    parser = build_review_parser("codex review")
+    for argv in (["--uncommitted", "also"], ["--base", "a", "--commit", "b"], ["--title", "t"]):
+        with pytest.raises(UsageError):
+            parse_target(parser.parse_intermixed_args(argv), "codex review")
+    ns = build_tui_parser().parse_args(["--approve-for-me"])
+    got = overrides_from_args(ns, approval=None)
+    assert (got.approval_policy, got.sandbox_mode, got.approvals_reviewer) == (
+        "on-request",
+        "workspace-write",
+        "auto_review",
+    )
+    for flag in (["-a", "never"], ["--full-auto"], ["--yolo"], ["-s", "read-only"]):
+        with pytest.raises(UsageError, match="cannot be used with"):
+            overrides_from_args(
+                build_tui_parser().parse_args(["--approve-for-me", *flag]), approval=None
+            )
