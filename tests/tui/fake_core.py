@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import TypeVar
 
 from codex_core.protocol import (
     ApprovalDecisionEvent,
@@ -28,6 +29,8 @@ from codex_tui.app.core import KeyRequest, LaunchOptions, SessionPage, SessionSu
 FIXED_NOW = datetime(2025, 10, 1, 12, 0, 0, tzinfo=UTC)
 SESSION_ID = "0199a0c2-7e3a-7d41-b0a1-5d2f8c9e1f00"
 PROJECT = "/home/user/project"
+
+OpT = TypeVar("OpT")
 
 
 def frozen_clock() -> FrozenClock:
@@ -94,7 +97,7 @@ class FakeCore:
         """The next queued event."""
         return await self._queue.get()
 
-    def ops_of(self, kind: type) -> list[Op]:
+    def ops_of(self, kind: type[OpT]) -> list[OpT]:
         """Submitted ops of one type."""
         return [op for op in self.ops if isinstance(op, kind)]
 

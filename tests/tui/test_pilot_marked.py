@@ -4,6 +4,7 @@ without colour, as in 0.169's lists."""
 from __future__ import annotations
 
 from textual.content import Content
+from textual.coordinate import Coordinate
 from textual.widgets import DataTable
 
 from codex_core.protocol import ExecApprovalRequestEvent, TaskStartedEvent
@@ -70,7 +71,7 @@ async def test_the_marker_follows_the_cursor_in_the_resume_picker() -> None:
         table = app.screen.query_one(DataTable)
 
         def markers() -> list[str]:
-            return [str(table.get_cell_at((row, 0))) for row in range(3)]
+            return [str(table.get_cell_at(Coordinate(row, 0))) for row in range(3)]
 
         assert markers() == ["›", "", ""]
         await pilot.press("down", "down")

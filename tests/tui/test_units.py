@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import heapq
 import subprocess
 import sys
@@ -256,7 +257,7 @@ def test_file_index_search_ranks_like_rank_key(paths: list[str], queries: list[s
     for query in [*queries, *(queries[0][:n] for n in range(1, len(queries[0]) + 1))]:
         search = subsequence_pattern(query).search
         expected = heapq.nsmallest(
-            5, [p for p in paths if search(p)], key=lambda p, q=query: rank_key(q, p)
+            5, [p for p in paths if search(p)], key=functools.partial(rank_key, query)
         )
         assert index.search(query, 5) == expected
 
