@@ -20,7 +20,7 @@ PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY")
 
 
 def installation(executable: str, version: str, environ: Mapping[str, str]) -> Check:
-    """Which codex runs, from where, and whether `codex` on PATH is this one."""
+    """Which codex runs, from where, and which program `codex` on PATH is."""
     import codex_core
 
     details: dict[str, DetailValue] = {
@@ -30,17 +30,37 @@ def installation(executable: str, version: str, environ: Mapping[str, str]) -> C
         "python": f"{sys.version.split()[0]} ({sys.executable})",
     }
     on_path = shutil.which("codex", path=environ.get("PATH"))
-    details["codex on PATH"] = on_path or "not found"
-    if on_path and Path(executable).exists() and not _same_file(on_path, executable):
+    if on_path is None:
+        details["codex on PATH"] = "not found"
+    elif Path(executable).exists() and _same_file(on_path, executable):
+        details["codex on PATH"] = f"{on_path} (this one)"
+    else:
+        # informative only: the Codex CLI itself may well be installed beside this codex
+        details["codex on PATH"] = f"{on_path} (another program)"
+    roots = _package_roots()
+    if len(set(roots.values())) != 1:
+        details["packages"] = [f"{name}: {root}" for name, root in sorted(roots.items())]
         return Check(
             "installation",
             "install",
-            "warning",
-            "`codex` on PATH is another program than the one running",
+            "fail",
+            "the codex packages come from different installations",
             details,
-            f"Put {Path(executable).parent} first on PATH, or remove {on_path}.",
+            "Reinstall codex (pip install --force-reinstall) into one environment.",
         )
     return Check("installation", "install", "ok", "installation looks consistent", details)
+
+
+def _package_roots() -> dict[str, str]:
+    """Where each of codex's packages would be imported from (without importing them)."""
+    import importlib.util
+
+    roots: dict[str, str] = {}
+    for name in ("codex_core", "codex_tui", "sandbox_helper"):
+        spec = importlib.util.find_spec(name)
+        origin = spec.origin if spec is not None else None
+        roots[name] = str(Path(origin).resolve().parent.parent) if origin else "missing"
+    return roots
 
 
 def _same_file(a: str, b: str) -> bool:

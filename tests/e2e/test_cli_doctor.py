@@ -51,8 +51,10 @@ def write_config(home: Path, situation: str, base_url: str) -> dict[str, str]:
     """config.toml for `situation`; the environment to run doctor in."""
     if situation == "unreachable":
         base_url = f"http://127.0.0.1:{closed_port()}/v1"
+    # danger-full-access: the verdict must not depend on this machine's sandbox support
     text = (
-        f'model = "gpt-5.5"\nmodel_provider = "mock"\n[model_providers.mock]\nname = "mock"\n'
+        'model = "gpt-5.5"\nmodel_provider = "mock"\nsandbox_mode = "danger-full-access"\n'
+        f'[model_providers.mock]\nname = "mock"\n'
         f'base_url = "{base_url}"\nenv_key = "OPENAI_API_KEY"\nwire_api = "responses"\n'
     )
     if situation == "broken_config":
