@@ -142,3 +142,33 @@ def set_thread_name(codex_home: Path, session_id: str, name: str) -> None:
     )
     with os.fdopen(fd, "a", encoding="utf-8") as handle:
         handle.write(line)
+
+
+def forget_thread_names(codex_home: Path, session_id: str) -> None:
+    """Drop a deleted thread's lines from session_index.jsonl, as Codex 0.169's delete does
+    (the other lines are kept byte for byte; the file is replaced in one rename).
+
+    Raises:
+        OSError: The index cannot be rewritten.
+    """
+    path = Path(codex_home) / SESSION_INDEX
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return
+    kept: list[bytes] = []
+    for line in raw.splitlines(keepends=True):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            kept.append(line)
+            continue
+        if not (isinstance(record, dict) and record.get("id") == session_id):
+            kept.append(line)
+    if len(kept) == len(raw.splitlines()):
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o600)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(b"".join(kept))
+    os.replace(tmp, path)

@@ -147,6 +147,7 @@ def _thread_name(codex_home: Path, session_id: str) -> str | None:
 
 def delete(codex_home: Path, wanted: str, *, force: bool) -> str:
     """Remove a session's rollout (and its state_5 row), asking first unless `force`."""
+    from codex_core.frontend.sessions import forget_thread_names
     from codex_core.rollout.state_sync import forget_thread
 
     if force and not is_uuid(wanted):
@@ -166,6 +167,10 @@ def delete(codex_home: Path, wanted: str, *, force: bool) -> str:
     except OSError as err:
         raise SessionCommandError(f"failed to delete session: {err.strerror}") from None
     forget_thread(codex_home, session_id)
+    try:
+        forget_thread_names(codex_home, session_id)
+    except OSError:
+        pass  # the session is gone; a stale name only fails to resolve later
     return f"Deleted session {session_id}."
 
 

@@ -184,6 +184,12 @@ def test_cli_session_commands_take_thread_names(
     refused = codex("delete", "--force", "my work")
     assert refused.returncode == 1
     assert refused.stderr.startswith("Error: --force requires a session UUID")
+    other = {"id": new_id, "thread_name": "the fork", "updated_at": "2026-11-27T00:00:01Z"}
+    with (codex_home / "session_index.jsonl").open("a") as index:
+        index.write(json.dumps(other) + "\n")
+    assert codex("delete", "--force", session).returncode == 0
+    # as 0.169: the deleted thread's names go with it, the others stay as they were
+    assert (codex_home / "session_index.jsonl").read_text() == json.dumps(other) + "\n"
 
 
 def test_cli_exec_fork_continues_a_copy_and_leaves_the_original(
