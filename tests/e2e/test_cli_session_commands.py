@@ -329,3 +329,15 @@ def test_cli_fork_last_skips_exec_sessions(
     term.wait_for("again to quit")
     term.child.send("\x03")
     term.rest()
+
+    # without an id or --last: a picker, and the chosen session is forked
+    term = spawn(codex_bin, ["fork", "-a", "never", "-s", "read-only"], tmp_path)
+    term.wait_for("Fork a previous session")
+    term.wait_for("typed in the TUI")
+    term.child.send("\r")
+    term.wait_for("Thread forked from")
+    term.child.send("\x03")
+    term.wait_for("again to quit")
+    term.child.send("\x03")
+    term.rest()
+    assert len(list((codex_home / "sessions").rglob("rollout-*.jsonl"))) == 4
