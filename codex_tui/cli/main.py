@@ -304,6 +304,12 @@ def _dispatch(args: list[str]) -> int:
         run: Callable[[list[str]], int] = getattr(module, function or "main")
         return run(args[1:])
     if head in ("exec", "e"):
+        from codex_tui.exec.review import main as review_main
+        from codex_tui.exec.review import review_words
+
+        review = review_words(args[1:])  # `codex exec [OPTIONS] review …`
+        if review is not None:
+            return review_main(review)
         from codex_tui.exec.cli import main as exec_main
 
         return exec_main(args[1:])

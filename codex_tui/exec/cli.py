@@ -149,12 +149,6 @@ def read_prompt(prompt: str | None) -> str:
 
 def main(argv: list[str]) -> int:
     """Entry for `codex exec`."""
-    from codex_tui.exec.review import main as review_main
-    from codex_tui.exec.review import review_words
-
-    review = review_words(argv)
-    if review is not None:
-        return review_main(review)
     ns, resume = parse_exec_args(argv)
     _setup_logging(ns.debug)
     from codex_core.config import ConfigError, load_config

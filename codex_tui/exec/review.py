@@ -32,6 +32,10 @@ def build_review_parser(prog: str) -> argparse.ArgumentParser:
         "Review code changes: the uncommitted ones, a branch against its base, a commit, or "
         "whatever PROMPT asks (`-` reads it from stdin)."
     )
+    for action in parser._actions:
+        if action.dest == "words":  # exec's positional words: here, the review instructions
+            action.metavar = "PROMPT"
+            action.help = "custom review instructions (`-` reads them from stdin)"
     parser.add_argument(
         "--uncommitted",
         action="store_true",
