@@ -68,7 +68,7 @@ def _plugin_hooks(codex_home: Path, table: Mapping[str, Any], catalog: HookCatal
     from codex_core.plugins.discovery import installed_plugins
     from codex_core.plugins.manifest import load_table
     from codex_core.plugins.names import PluginError
-    from codex_core.plugins.store import read_pin, tree_hash
+    from codex_core.plugins.store import read_pin, tree_hash, write_pin
 
     found, problems = installed_plugins(codex_home, table)
     catalog.warnings.extend(problems)
@@ -82,12 +82,19 @@ def _plugin_hooks(codex_home: Path, table: Mapping[str, Any], catalog: HookCatal
             catalog.warnings.append(f"plugin `{plugin.plugin_id}`: {err}; its hooks do not run")
             continue
         content = tree_hash(plugin.root)  # only plugins with hooks pay for hashing their copy
+        pin = read_pin(codex_home, plugin.plugin_id)
+        if pin is None:  # installed by the other tool: the copy is pinned when first seen
+            try:
+                write_pin(codex_home, plugin.plugin_id, content)
+            except (PluginError, OSError):
+                pass
+            pin = content
         origin = PluginOrigin(
             plugin_id=plugin.plugin_id,
             key_source=f"{plugin.plugin_id}:{plugin.manifest.hooks_relative}",
             env=tuple(sorted(plugin.env.items())),
             content_hash=content,
-            pinned=read_pin(codex_home, plugin.plugin_id) == content,
+            pinned=pin == content,
         )
         path = source if isinstance(source, Path) else plugin.root / ".codex-plugin" / "plugin.json"
         hooks_from_table(hooks, "plugin", path, catalog, origin)

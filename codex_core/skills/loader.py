@@ -11,6 +11,7 @@ Installed, enabled plugins add theirs last: the root is the marketplace's folder
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -38,6 +39,9 @@ class Skill:
     scope: Scope
     plugin_id: str | None = None
     """`<plugin>@<marketplace>` for a plugin's skill."""
+    implicit: bool = True
+    """False when its `agents/openai.yaml` says `policy: allow_implicit_invocation: false`:
+    left out of the model's list (as 0.169 does), still injected on `$name`."""
 
 
 @dataclass
@@ -55,9 +59,15 @@ class SkillSet:
 
 
 def skill_roots(
-    codex_home: Path, cwd: Path, home: Path | None = None, *, bundled: bool = True
+    codex_home: Path,
+    cwd: Path,
+    home: Path | None = None,
+    *,
+    bundled: bool = True,
+    plugin_roots: tuple[Path, ...] = (),
 ) -> list[tuple[Path, Scope]]:
-    """Where skills are looked for, in alias order, without duplicates."""
+    """Where skills are looked for, in alias order, without duplicates (`plugin_roots`, the
+    marketplaces' cache folders, come after the bundled root, as 0.169 numbers them)."""
     cwd = cwd.expanduser().absolute()
     project = find_git_root(cwd) or cwd
     home = home if home is not None else Path.home()
@@ -68,6 +78,7 @@ def skill_roots(
     ]
     if bundled:
         roots.append((codex_home / "skills" / ".system", "system"))
+    roots.extend((root, "user") for root in plugin_roots)
     chain = [cwd, *cwd.parents]
     below_root = chain[: chain.index(project) + 1] if project in chain else [cwd]
     roots.extend((directory / ".agents" / "skills", "repo") for directory in reversed(below_root))
@@ -102,8 +113,12 @@ def load_skills(
     result = SkillSet()
     off_paths, off_names = _disabled(table.get("config") or [], result.problems)
     found: list[Skill] = []
-    roots = skill_roots(codex_home, cwd, home, bundled=bundled)
+    from_plugins = _plugin_skills(codex_home, plugins, result)
+    plugin_roots = tuple(dict.fromkeys(root for _, root in from_plugins))
+    roots = skill_roots(codex_home, cwd, home, bundled=bundled, plugin_roots=plugin_roots)
     for root, scope in roots:
+        if root in plugin_roots:
+            continue  # a marketplace's cache also holds plugins that are not enabled
         for path in _skill_files(root):
             skill = _read_skill(path, root, scope, result)
             if skill is None:
@@ -112,9 +127,7 @@ def load_skills(
                 result.disabled.append(skill)
             else:
                 found.append(skill)
-    for skill, plugin_root in _plugin_skills(codex_home, plugins, result):
-        if plugin_root not in [r for r, _ in roots]:
-            roots.append((plugin_root, "user"))
+    for skill, _ in from_plugins:
         if str(skill.path) in off_paths or skill.name in off_names:
             result.disabled.append(skill)
         else:
@@ -209,7 +222,28 @@ def _read_skill(path: Path, root: Path, scope: Scope, result: SkillSet) -> Skill
     if len(description) > MAX_DESCRIPTION_CHARS:
         description = description[: MAX_DESCRIPTION_CHARS - 3] + "..."
     name = " ".join(values.get("name", "").split()) or path.parent.name
-    return Skill(name=name, description=description, path=path, root=root, scope=scope)
+    return Skill(
+        name=name,
+        description=description,
+        path=path,
+        root=root,
+        scope=scope,
+        implicit=_implicit(path.parent / "agents" / "openai.yaml"),
+    )
+
+
+_NOT_IMPLICIT = re.compile(
+    r"^policy:[ \t]*\n(?:[ \t]+.*\n)*?[ \t]+allow_implicit_invocation:[ \t]*false\b", re.M
+)
+
+
+def _implicit(metadata: Path) -> bool:
+    """Whether a skill's `agents/openai.yaml` lets the model be told about it unasked."""
+    try:
+        text = metadata.read_text("utf-8", errors="replace")
+    except OSError:
+        return True
+    return not _NOT_IMPLICIT.search(text + "\n")
 
 
 def _failed(result: SkillSet, path: Path, reason: str) -> Skill | None:

@@ -56,12 +56,13 @@ def skills_instructions(
 ) -> tuple[str | None, str | None]:
     """The developer-message text listing `skills` (None when there are none) and the
     warning to show when some had to be left out."""
-    if not skills.skills:
+    listed = [s for s in skills.skills if s.implicit]
+    if not listed:
         return None, None
     alias = {root: f"r{index}" for index, root in enumerate(skills.roots)}
     lines = [
         _Line(s.name, s.description, f"{alias[s.root]}/{s.path.relative_to(s.root).as_posix()}")
-        for s in skills.skills
+        for s in listed
     ]
     budget = max(1, (context_window or FALLBACK_CONTEXT_WINDOW) * BUDGET_PERCENT // 100)
     rendered, omitted = _fit(lines, budget)

@@ -11,8 +11,15 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
+from codex_core.config.edit import set_hook_state
+from codex_core.config.loader import read_config_toml
+from codex_core.hooks.sources import load_hooks
+from tests.compat.conftest import Cli
+from tests.support.model_server import ModelServer
 from tests.support.plugin_market import git_commit_all, git_http_server, make_marketplace
+from tests.support.sse import message, turn
 
 CODEX = str(Path(sys.executable).parent / "codex")
 
@@ -113,3 +120,46 @@ def test_plugins_git_marketplace_matches_codex_rust(
     assert "gitmk/tool/local/.codex-plugin/plugin.json" in theirs[3][4]
     for step, mine, rust in zip(GIT_STEPS, ours, theirs, strict=True):
         assert mine == rust, step
+
+
+def _skills_text(body: dict[str, Any]) -> str:
+    """The skills list of a request up to its roots and entries (0.169 follows them with a
+    `### How to use skills` section of its own prose, which ours leaves out)."""
+    text = next(
+        part["text"]
+        for item in body["input"]
+        if item.get("type") == "message" and item.get("role") == "developer"
+        for part in item["content"]
+        if part.get("text", "").startswith("<skills_instructions>")
+    )
+    return text.split("### How to use skills")[0].removesuffix("</skills_instructions>").rstrip()
+
+
+def test_plugin_installed_by_codex_rust_joins_our_session(
+    rust_bin: str, shared_home: Path, project: Path, tmp_path: Path, model_server: ModelServer
+) -> None:
+    records = tmp_path / "records"
+    records.mkdir()
+    market = tmp_path / "market"
+    make_marketplace(market, records)
+    rust = Cli(rust_bin, shared_home)
+    for args in (("marketplace", "add", str(market)), ("add", "demo@localmk")):
+        assert rust.run("plugin", *args, cwd=project).returncode == 0
+    for folder, name in (
+        (shared_home / "skills", "aa-user"),
+        (project / ".agents" / "skills", "aa-repo"),
+    ):
+        (folder / name).mkdir(parents=True)
+        (folder / name / "SKILL.md").write_text(f"---\nname: {name}\ndescription: {name}\n---\n")
+    _, data = read_config_toml(shared_home / "config.toml")
+    [hook] = load_hooks(shared_home, {}, None, data["plugins"]).hooks
+    set_hook_state(shared_home, hook.key, trusted_hash=hook.current_hash)
+    model_server.add(turn(message("one")), turn(message("two")))
+    assert rust.exec(model_server, "hi", cwd=project).returncode == 0
+    assert len(list(records.glob("ups.*.json"))) == 1  # 0.169 ran the plugin hook we trusted
+    ours = Cli(CODEX, shared_home).exec(model_server, "hi", cwd=project)
+    assert ours.returncode == 0, ours.stderr
+    assert len(list(records.glob("ups.*.json"))) == 2
+    theirs_text, ours_text = (_skills_text(r.body) for r in model_server.requests[-2:])
+    assert "- demo:demo-skill: A demo skill (file: r" in ours_text
+    assert ours_text == theirs_text

@@ -102,3 +102,24 @@ def test_skills_problems_and_config_selectors(tmp_path: Path) -> None:
         f"failed to load skill {codex_home}/skills/bad/SKILL.md: "
         "missing YAML frontmatter delimited by ---",
     ]
+
+
+def test_skills_loading_hides_a_skill_its_metadata_keeps_from_implicit_use(tmp_path: Path) -> None:
+    """`agents/openai.yaml` `policy: allow_implicit_invocation: false` (0.169's bundled
+    review-agent has it): not in the model's list, still found for `$name`."""
+
+    home = tmp_path / "home"
+    for name in ("shown", "hidden"):
+        (home / "skills" / name).mkdir(parents=True)
+        (home / "skills" / name / "SKILL.md").write_text(
+            f"---\nname: {name}\ndescription: {name} skill\n---\n"
+        )
+    agents = home / "skills" / "hidden" / "agents"
+    agents.mkdir()
+    (agents / "openai.yaml").write_text(
+        'interface:\n  display_name: "Hidden"\npolicy:\n  allow_implicit_invocation: false\n'
+    )
+    found = load_skills(home, tmp_path, {}, home=tmp_path / "nohome")
+    assert [(s.name, s.implicit) for s in found.skills] == [("hidden", False), ("shown", True)]
+    text, _ = skills_instructions(found, None)
+    assert text is not None and "- shown: shown skill" in text and "hidden" not in text
