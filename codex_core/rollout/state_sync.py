@@ -53,18 +53,31 @@ def _write(codex_home: Path, statement: str, params: dict[str, object]) -> bool:
         db.close()
 
 
-def record_move(codex_home: Path, session_id: str, rollout: Path, *, archived: bool) -> bool:
-    """Point the thread's row at its new rollout path and archive state."""
+def record_move(
+    codex_home: Path,
+    session_id: str,
+    rollout: Path,
+    *,
+    archived: bool,
+    touched_at: float | None = None,
+) -> bool:
+    """Point the thread's row at its new rollout path and archive state; `touched_at` also
+    sets `updated_at` (0.169's unarchive makes the thread recent again)."""
+    params: dict[str, object] = {
+        "id": session_id,
+        "path": str(Path(rollout).resolve()),
+        "archived": 1 if archived else 0,
+        "archived_at": int(time.time()) if archived else None,
+    }
+    touch = ""
+    if touched_at is not None:
+        touch = ", updated_at = :updated_at, updated_at_ms = :updated_at_ms"
+        params.update(updated_at=int(touched_at), updated_at_ms=int(touched_at * 1000))
     return _write(
         codex_home,
         "UPDATE threads SET rollout_path = :path, archived = :archived, "
-        "archived_at = :archived_at WHERE id = :id",
-        {
-            "id": session_id,
-            "path": str(Path(rollout).resolve()),
-            "archived": 1 if archived else 0,
-            "archived_at": int(time.time()) if archived else None,
-        },
+        f"archived_at = :archived_at{touch} WHERE id = :id",
+        params,
     )
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import time
 import uuid
 from pathlib import Path
 from typing import Literal
@@ -128,11 +129,12 @@ def unarchive(codex_home: Path, wanted: str) -> str:
         target = unarchive_session(codex_home, session_id)
     except OSError as err:
         raise SessionCommandError(f"failed to unarchive session: {err}") from None
-    record_move(codex_home, session_id, target, archived=False)
+    now = time.time()
     try:
-        os.utime(target)  # as 0.169: an unarchived session is recent again
+        os.utime(target, (now, now))  # as 0.169: an unarchived session is recent again
     except OSError:
         pass
+    record_move(codex_home, session_id, target, archived=False, touched_at=now)
     name = _thread_name(codex_home, session_id)
     shown = f"{name} ({session_id})" if name else session_id
     return f"Unarchived session {shown}."

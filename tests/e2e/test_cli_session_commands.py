@@ -13,6 +13,7 @@ import re
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -156,10 +157,26 @@ def test_cli_archive_moves_the_rollout_and_its_state_row(
     assert (codex_home / "archived_sessions" / name).is_file()
     assert thread_row(db, session) == (1, 1, str(codex_home / "archived_sessions" / name))
 
+    before = updated_at(db, session)
+    time.sleep(1.1)  # updated_at counts seconds
     done = run(str(codex_bin), "unarchive", session, cwd=tmp_path, home=codex_home)
     assert done.returncode == 0, done.stderr
     [path] = (codex_home / "sessions").rglob(name)
     assert thread_row(db, session) == (0, 0, str(path))
+    # as 0.169: unarchiving makes the thread recent (row and file time)
+    assert updated_at(db, session) > before
+    assert int(path.stat().st_mtime) == updated_at(db, session)
+
+
+def updated_at(db: Path, session_id: str) -> int:
+    con = sqlite3.connect(db)
+    try:
+        (value,) = con.execute(
+            "SELECT updated_at FROM threads WHERE id = ?", (session_id,)
+        ).fetchone()
+    finally:
+        con.close()
+    return int(value)
 
 
 def test_cli_session_commands_take_thread_names(
