@@ -34,6 +34,7 @@ FLAGS = (
     "--worktree",
     "--dangerously-bypass-approvals-and-sandbox",
     "--yolo",
+    "--approve-for-me",
 )
 EXEC_FLAGS = (
     "--json",
