@@ -67,8 +67,8 @@ def test_snapshot_skills_list(snap_compare: Compare) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=skills))
 
 
-async def test_hooks_trust_and_disable_from_the_tui_write_the_record() -> None:
-    home, project = home_with_hooks_and_skills()
+async def test_hooks_trust_and_disable_from_the_tui_write_the_record(tmp_path: Path) -> None:
+    home, project = home_with_hooks_and_skills(tmp_path / "extensions")  # it writes the record
     app, boot = app_with(
         FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
     )
@@ -136,3 +136,26 @@ def test_snapshot_hooks_needing_review_at_start(snap_compare: Compare) -> None:
         FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
     )
     assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=wait_review_notice))
+
+
+def test_snapshot_hooks_and_skills_of_a_plugin(snap_compare: Compare) -> None:
+    """An installed plugin's hook (needing review, named by its plugin) and its skill."""
+    from codex_core.plugins import config_edit
+    from codex_core.plugins.install import install
+    from tests.support.plugin_market import make_marketplace
+
+    base = BASE.with_name(BASE.name + "-plugin")
+    home, project = home_with_hooks_and_skills(base)
+    market = base / "market"
+    make_marketplace(market, base)
+    config_edit.add_marketplace(home, "localmk", "local", str(market), None)
+    install(home, {"localmk": {"source_type": "local", "source": str(market)}}, "demo", "localmk")
+
+    async def both(pilot: Pilot[Any], boot: FakeBoot) -> None:
+        await submit(pilot, "/hooks")
+        await submit(pilot, "/skills")
+
+    app, boot = app_with(
+        FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
+    )
+    assert snap_compare(app, terminal_size=SIZE, run_before=run(boot, then=both))

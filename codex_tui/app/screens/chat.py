@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -11,7 +10,6 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
-from codex_core.frontend.home import codex_home_dir
 from codex_core.protocol import (
     ElicitationRequestEvent,
     Event,
@@ -20,14 +18,12 @@ from codex_core.protocol import (
     InterruptOp,
     Op,
     SessionConfiguredEvent,
-    parse_event_msg,
 )
 from codex_core.protocol.common import AskForApproval, SandboxPolicy
 from codex_tui.app import notifications, slash_commands
 from codex_tui.app.clock import Clock
 from codex_tui.app.coalesce import coalesce, split_startup_warnings
 from codex_tui.app.core import CoreClient
-from codex_tui.app.extensions_view import hooks_review_notice
 from codex_tui.app.messages import CoreEvents
 from codex_tui.app.screens.approval import ApprovalRequest
 from codex_tui.app.screens.chat_approvals import ApprovalQueue
@@ -37,10 +33,11 @@ from codex_tui.app.screens.chat_completion import Completion
 from codex_tui.app.screens.chat_events import EventApplier
 from codex_tui.app.screens.chat_outbox import Outbox, Outgoing
 from codex_tui.app.screens.chat_pending import PendingInput
+from codex_tui.app.screens.chat_quit import QuitKeys
+from codex_tui.app.screens.chat_start import show_session, tell_hooks_needing_review
+from codex_tui.app.screens.chat_turn import tick, turn_ended, turn_started
 from codex_tui.app.screens.pager import PagerScreen
 from codex_tui.app.turn_timer import TurnTimer
-from codex_tui.app.widgets.cells.header_cell import HeaderCell
-from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
 from codex_tui.app.widgets.completion_popup import CompletionPopup
 from codex_tui.app.widgets.composer import Composer
@@ -49,7 +46,6 @@ from codex_tui.app.widgets.queued_list import QueuedList
 from codex_tui.app.widgets.status_line import StatusLine
 from codex_tui.app.widgets.transcript import Transcript
 
-QUIT_WINDOW_SECONDS = 2.0
 TICK_SECONDS = 0.1
 
 
@@ -102,8 +98,7 @@ class ChatScreen(Screen[None]):
         self.running = False
         self.header = "Working"
         self.approvals = ApprovalQueue(self)
-        self.quit_armed = False
-        self._on_quit = on_quit
+        self.quit_keys = QuitKeys(self, on_quit)
         self._on_command = on_command
         self.codex_home = codex_home
         self.notify_setting = notify
@@ -132,18 +127,7 @@ class ChatScreen(Screen[None]):
         """Start the status tick and focus the composer."""
         self.set_interval(TICK_SECONDS, self._tick)
         self.composer.focus()
-        self.run_worker(self._tell_hooks_needing_review(), group="hooks-review")
-
-    async def _tell_hooks_needing_review(self) -> None:
-        """Once the session says where it runs: a line if some hooks await review."""
-        for _ in range(100):
-            if self.applier.cwd:
-                break
-            await asyncio.sleep(0.05)
-        home = Path(self.codex_home or codex_home_dir())
-        line = await asyncio.to_thread(hooks_review_notice, home, self.workspace)
-        if line:
-            await self.add_cell(NoticeCell("info", line))
+        self.run_worker(tell_hooks_needing_review(self), group="hooks-review")
 
     # ------------------------------------------------------------------ for the helpers
 
@@ -166,6 +150,11 @@ class ChatScreen(Screen[None]):
     def popup(self) -> CompletionPopup:
         """The `/` and `@` completion popup."""
         return self.query_one(CompletionPopup)
+
+    @property
+    def status_line(self) -> StatusLine:
+        """Spinner, header and elapsed time of a running turn."""
+        return self.query_one(StatusLine)
 
     @property
     def workspace(self) -> Path:
@@ -206,48 +195,15 @@ class ChatScreen(Screen[None]):
 
     async def on_session_configured(self, event: SessionConfiguredEvent) -> None:
         """Header, history, and a resumed session's past events; then the launch prompt."""
-        self.model, self.effort = event.model, event.reasoning_effort
-        self.provider = event.model_provider_id
-        self.approval, self.sandbox = event.approval_policy, event.sandbox_policy
-        self.footer.set_state(model=self.model, effort=self.effort)
-        await self.add_cell(HeaderCell.of_session(event, self.version))
-        self.composer.past.configure(event.history_log_id, event.history_entry_count)
-        self.composer.workspace = self.workspace
-        for raw in event.initial_messages or []:
-            past = parse_event_msg(raw)
-            if past is not None and not isinstance(past, SessionConfiguredEvent):
-                await self.applier.apply(past, replay=True)
-        if self.notice is not None:
-            await self.add_cell(NoticeCell("info", self.notice))
-        if self.pending is not None:
-            pending, self.pending = self.pending, None
-            await self.outbox.send(pending.text, pending.images)
+        await show_session(self, event)
 
     def on_turn_started(self) -> None:
         """Show the status line and the interrupt hint."""
-        self.running = True
-        self.header = "Working"
-        self.timer.start()
-        self._tick()
-        self.footer.set_state(running=True)
-        self.composer.queue_on_tab = True
+        turn_started(self)
 
     def on_turn_ended(self, aborted: bool) -> float:
         """Hide the status line; send the next queued message, or restore them after Esc."""
-        self.running = False
-        seconds = self.timer.stop()
-        self.query_one(StatusLine).hide()
-        self.footer.set_state(running=False)
-        self.composer.queue_on_tab = False
-        self.notify_user(
-            "agent-turn-complete", "Codex finished the turn" + (" (interrupted)" if aborted else "")
-        )
-        self.approvals.drop_all()
-        if aborted:
-            self.pending_input.restore()
-        elif (queued := self.pending_input.next_queued()) is not None:
-            self.run_worker(self.outbox.send(queued.text, queued.images), group="ops")
-        return seconds
+        return turn_ended(self, aborted)
 
     def on_reasoning_header(self, header: str) -> None:
         """The status line shows what the model is doing."""
@@ -405,32 +361,11 @@ class ChatScreen(Screen[None]):
 
     async def action_ctrl_c(self) -> None:
         """Clear the composer or interrupt; a second press within 2 s quits."""
-        if self.quit_armed:
-            await self._on_quit()
-            return
-        composer = self.composer
-        if composer.text:
-            composer.past.record(composer.text)  # ↑ brings the draft back, as in 0.169
-            composer.clear_input()
-        elif self.running:
-            # Interrupting must not arm quit: the next ctrl+c would end the session.
-            await self.outbox.submit(InterruptOp())
-            return
-        self.quit_armed = True
-        self.footer.set_state(quit_armed=True)
-        self.set_timer(QUIT_WINDOW_SECONDS, self._disarm_quit)
+        await self.quit_keys.ctrl_c()
 
     async def action_ctrl_d(self) -> None:
         """Quit on an empty composer; otherwise delete forward."""
-        composer = self.composer
-        if composer.text:
-            composer.action_delete_right()
-        else:
-            await self._on_quit()
-
-    def _disarm_quit(self) -> None:
-        self.quit_armed = False
-        self.footer.set_state(quit_armed=False)
+        await self.quit_keys.ctrl_d()
 
     @property
     def cwd(self) -> str | None:
@@ -442,13 +377,4 @@ class ChatScreen(Screen[None]):
         self._tick()
 
     def _tick(self) -> None:
-        frame = int(self.clock.monotonic() * 10)
-        if self.timer.running:
-            self.query_one(StatusLine).show(
-                header=self.header,
-                elapsed=self.timer.elapsed(),
-                frame=frame,
-                waiting=self.approvals.open,
-            )
-        for cell in self.applier.execs.values():
-            cell.tick(frame)
+        tick(self)
