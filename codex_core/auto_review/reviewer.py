@@ -40,6 +40,7 @@ from codex_core.protocol import (
     user_message,
 )
 from codex_core.tools.errors import RespondToModel
+from codex_core.tools.shell import DENIAL_QUESTION
 
 if TYPE_CHECKING:
     from codex_core.session.host import TurnHost
@@ -57,9 +58,6 @@ ASK_AGAIN = (
     "That answer was not the JSON object asked for. Answer again with only the JSON object "
     "(risk_level, user_authorization, outcome, rationale)."
 )
-RETRY_QUESTION = "command failed in the sandbox; run it without the sandbox?"
-"""The shell tool's question after a sandbox denial (`codex_core.tools.shell`): a denial
-keeps the sandboxed result as the output instead of replacing it."""
 
 
 def review_policy() -> str:
@@ -160,7 +158,9 @@ class AutoReviewer:
         )
         assessment = await self.assess(action)
         decision = self._decided(call_id, "exec", assessment, command, cwd)
-        if decision == "denied" and reason != RETRY_QUESTION and command[:1] != ["mcp"]:
+        # After a sandbox denial the question is whether to re-run outside: a "no" keeps the
+        # sandboxed result as the output; an MCP call reports its own refusal.
+        if decision == "denied" and reason != DENIAL_QUESTION and command[:1] != ["mcp"]:
             raise RespondToModel(denial_text(assessment))
         return decision
 
