@@ -3,6 +3,7 @@ killed: real subprocesses, real sockets, the scripted model server."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from tests.servers.conftest import Start
@@ -131,3 +132,39 @@ def test_sigterm_lets_the_running_turn_complete(
     watcher.initialize()
     idle.terminate()
     assert idle.wait_exit(timeout=10) == 0
+
+
+def test_approval_waits_for_the_next_client(
+    start_server: Start, model_server: ModelServer, workspace: Path, checker: SchemaChecker
+) -> None:
+    """The only client leaves while an approval is asked: the turn waits; a client that
+    resumes the thread is sent the request and its answer goes through. With the last client
+    gone, a SIGTERM does not wait for a turn nobody can answer."""
+    model_server.add(
+        turn(shell_call(["bash", "-lc", "echo one > one.txt"], call_id="c1")),
+        turn(message("done")),
+        turn(shell_call(["bash", "-lc", "echo two > two.txt"], call_id="c2")),
+    )
+    server = start_server("ws://127.0.0.1:0")
+    a = WsClient(server.url, checker)
+    thread_id = start_thread(a, cwd=str(workspace), approvalPolicy="untrusted")
+    a.call("turn/start", {"threadId": thread_id, "input": [{"type": "text", "text": "one"}]})
+    asked = a.wait_for(lambda m: m.get("method") == APPROVAL)
+    a.close()
+
+    c = WsClient(server.url, checker)
+    c.initialize()
+    c.call("thread/resume", {"threadId": thread_id})
+    again = next(m for m in c.received if m.get("method") == APPROVAL)
+    assert again["id"] == asked["id"] and again["params"] == asked["params"]
+    c.send({"id": again["id"], "result": {"decision": "accept"}})
+    assert c.notification("turn/completed")["params"]["turn"]["status"] == "completed"
+    assert (workspace / "one.txt").read_text() == "one\n"
+
+    c.call("turn/start", {"threadId": thread_id, "input": [{"type": "text", "text": "two"}]})
+    c.wait_for(lambda m: m.get("method") == APPROVAL)
+    c.close()
+    time.sleep(0.5)  # the server notices the close
+    server.terminate()
+    assert server.wait_exit(timeout=20) == 0
+    assert not (workspace / "two.txt").exists()

@@ -10,7 +10,8 @@ On the TCP port, `GET /readyz` and `GET /healthz` answer 200 with an empty body;
 plain HTTP request gets 0.169's 400; with `--ws-auth` a request without the right bearer
 token gets 401 and 0.169's reason. SIGTERM (or ctrl-c) stops the server at once when no turn
 is running; otherwise, as 0.169 (observed), it stops accepting connections, lets the running
-turns complete (their clients see them end) and then stops; a second signal stops it now.
+turns complete (their clients see them end) and then stops; a second signal stops it now, and
+so does the last client leaving (nobody is left to answer an approval a turn may wait on).
 """
 
 from __future__ import annotations
@@ -160,7 +161,8 @@ async def _run(listener: Server, state: WebsocketServer) -> None:
 
 
 async def _stop_when_idle(state: WebsocketServer, stop: asyncio.Event) -> None:
-    while state.hub.busy():
+    # No client left to see the end (or to answer the approval a turn may wait on): stop.
+    while state.hub.busy() and state.connections:
         await asyncio.sleep(0.1)
     stop.set()
 
