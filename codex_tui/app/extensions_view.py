@@ -67,7 +67,8 @@ class HooksView:
             rows.append(("", printable(hook.command)))
             if hook.matcher is not None:
                 rows.append(("", f"matcher {printable(hook.matcher)}"))
-            rows.append(("", f"{hook.source}: {hook.source_path}"))
+            where = f"plugin {hook.plugin.plugin_id}" if hook.plugin else hook.source
+            rows.append(("", f"{where}: {hook.source_path}"))
         return rows
 
     def apply(self, action: str, target: str) -> str:
