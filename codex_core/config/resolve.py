@@ -143,12 +143,12 @@ def resolve_config(
         model_reasoning_effort=layers.get("model_reasoning_effort"),
         model_reasoning_summary=summary or "auto",
         model_verbosity=layers.get("model_verbosity"),
+        review_model=layers.get("review_model"),
         approval_policy=approval,
         sandbox_policy=_sandbox_policy(mode, toml, cwd),
         sandbox_mode_explicit=sandbox_explicit,
         approval_policy_explicit=approval_explicit,
-        approvals_reviewer=layers.get("approvals_reviewer", overrides.approvals_reviewer)
-        or "user",
+        approvals_reviewer=layers.get("approvals_reviewer", overrides.approvals_reviewer) or "user",
         shell_environment_policy=ShellEnvironmentPolicy(
             inherit=policy.inherit,
             ignore_default_excludes=policy.ignore_default_excludes,

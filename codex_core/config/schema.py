@@ -161,6 +161,8 @@ class ConfigToml(_Table):
     model_reasoning_effort: ReasoningEffort | None = None
     model_reasoning_summary: ReasoningSummary | None = None
     model_verbosity: Verbosity | None = None
+    review_model: str | None = None
+    """The model of code reviews (`codex review`, `/review`); unset: the session's model."""
     mcp_servers: dict[str, McpServerToml] = Field(default_factory=dict)
     projects: dict[str, ProjectToml] = Field(default_factory=dict)
     tui: TuiToml = Field(default_factory=TuiToml)

@@ -84,6 +84,8 @@ class Config:
     model_reasoning_effort: str | None = None
     model_reasoning_summary: str = "auto"
     model_verbosity: str | None = None
+    review_model: str | None = None
+    """`review_model`: the model code reviews use (unset: the session's)."""
     approval_policy: AskForApproval = "on-request"
     sandbox_policy: SandboxPolicy = field(default_factory=ReadOnlyPolicy)
     sandbox_mode_explicit: bool = False

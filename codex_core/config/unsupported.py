@@ -67,7 +67,6 @@ NOT_IMPLEMENTED: tuple[tuple[str, ...], ...] = (
             "project_doc_fallback_filenames",
             "project_root_markers",
             "realtime",
-            "review_model",
             "service_tier",
             "sqlite_home",
             "tool_output_token_limit",

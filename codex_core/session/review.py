@@ -88,7 +88,9 @@ async def run_review(s: TurnHost, runner: TurnRunner, sub: Submission) -> None:
     op = sub.op
     assert isinstance(op, ReviewOp)
     emit: Callable[[EventMsg], None] = lambda msg: s.emit(sub.id, msg)  # noqa: E731
-    turn = s.turn.with_changes(approval_policy="never", sandbox_policy=ReadOnlyPolicy())
+    turn = s.turn.with_changes(
+        approval_policy="never", sandbox_policy=ReadOnlyPolicy(), model=s.config.review_model
+    )
     emit(TaskStartedEvent(model_context_window=s.effective_context_window()))
     client = s.client_factory(s.config, s.session_id, turn)
     registry = default_registry(

@@ -167,8 +167,10 @@ def test_review_commit_and_custom_prompts(
 ) -> None:
     sha = git(repo, "rev-parse", "HEAD")
     model_server.add(*(turn(message("ok")) for _ in range(3)))
-    done = codex(codex_bin, model_server, ["review", "--commit", sha, "--title", "Add b"], repo)
+    args = ["review", "-c", 'review_model="gpt-5.4-mini"', "--commit", sha, "--title", "Add b"]
+    done = codex(codex_bin, model_server, args, repo)
     assert done.returncode == 0, done.stderr
+    assert model_server.requests[0].body["model"] == "gpt-5.4-mini"  # 0.169 too
     assert f"user\ncommit {sha[:7]}: Add b\n" in done.stderr
     assert f'commit {sha} ("Add b")' in last_user_text(model_server.requests[0].body)
     assert '("Add b")' in RECORDED["r_commit"]["last_user_message"]

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 EFFECT_TESTS: dict[str, str] = {
     "approval_policy": "tests/integration/test_session_approvals.py::test_session_approvals_denied_tells_model_and_turn_continues",
+    "review_model": "tests/e2e/test_codex_review.py::test_review_commit_and_custom_prompts",
     "approvals_reviewer": "tests/integration/test_auto_review.py::test_approvals_reviewer_config_key_answers_patch_approvals",
     "experimental_instructions_file": "tests/unit/test_config_load.py::test_config_instructions_file_replaces_base_instructions",
     "openai_base_url": "tests/compat/test_typescript_sdk.py::test_typescript_sdk_base_url_thread_source_and_max_effort",
