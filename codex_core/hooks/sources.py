@@ -73,13 +73,7 @@ def _plugin_hooks(codex_home: Path, table: Mapping[str, Any], catalog: HookCatal
     found, problems = installed_plugins(codex_home, table)
     catalog.warnings.extend(problems)
     for plugin in found:
-        source = plugin.manifest.hooks
-        if source is None:
-            continue
-        try:
-            hooks = load_table(source, "hooks")
-        except PluginError as err:
-            catalog.warnings.append(f"plugin `{plugin.plugin_id}`: {err}; its hooks do not run")
+        if not plugin.manifest.hooks:
             continue
         content = tree_hash(plugin.root)  # only plugins with hooks pay for hashing their copy
         pin = read_pin(codex_home, plugin.plugin_id)
@@ -89,15 +83,21 @@ def _plugin_hooks(codex_home: Path, table: Mapping[str, Any], catalog: HookCatal
             except (PluginError, OSError):
                 pass
             pin = content
-        origin = PluginOrigin(
-            plugin_id=plugin.plugin_id,
-            key_source=f"{plugin.plugin_id}:{plugin.manifest.hooks_relative}",
-            env=tuple(sorted(plugin.env.items())),
-            content_hash=content,
-            pinned=pin == content,
-        )
-        path = source if isinstance(source, Path) else plugin.root / ".codex-plugin" / "plugin.json"
-        hooks_from_table(hooks, "plugin", path, catalog, origin)
+        for relative, source in plugin.manifest.hooks:
+            try:
+                hooks = load_table(source, "hooks")
+            except PluginError as err:
+                catalog.warnings.append(f"plugin `{plugin.plugin_id}`: {err}; its hooks do not run")
+                continue
+            origin = PluginOrigin(
+                plugin_id=plugin.plugin_id,
+                key_source=f"{plugin.plugin_id}:{relative}",
+                env=tuple(sorted(plugin.env.items())),
+                content_hash=content,
+                pinned=pin == content,
+            )
+            path = source if isinstance(source, Path) else plugin.root / relative
+            hooks_from_table(hooks, "plugin", path, catalog, origin)
 
 
 def _read_hooks_file(path: Path, catalog: HookCatalog) -> Mapping[str, Any] | None:

@@ -53,8 +53,8 @@ class PluginManifest:
     description: str | None
     skills: Path | None
     mcp_servers: dict[str, Any] | Path | None
-    hooks: dict[str, Any] | Path | None
-    hooks_relative: str
+    hooks: tuple[tuple[str, dict[str, Any] | Path], ...]
+    """(where, as it appears in hook keys: `hooks/hooks.json`; the file or inline object)."""
 
 
 def _read_json(path: Path, what: str) -> Any:
@@ -138,14 +138,22 @@ def read_manifest(plugin_root: Path) -> PluginManifest:
         description=description if isinstance(description, str) else None,
         skills=_path_field(plugin_root, data.get("skills"), DEFAULT_SKILLS, "skills"),
         mcp_servers=_table_or_path(plugin_root, data.get("mcpServers"), DEFAULT_MCP, "mcpServers"),
-        hooks=_table_or_path(plugin_root, data.get("hooks"), DEFAULT_HOOKS, "hooks"),
-        hooks_relative=_relative(data.get("hooks"), DEFAULT_HOOKS),
+        hooks=_hooks(plugin_root, data.get("hooks")),
     )
 
 
-def _relative(value: Any, default: str) -> str:
-    text = value if isinstance(value, str) else default
-    return os.path.normpath(text).replace(os.sep, "/")
+def _hooks(root: Path, value: Any) -> tuple[tuple[str, dict[str, Any] | Path], ...]:
+    """plugin.json `hooks`: a path, a list of paths, or the hooks object itself."""
+    if isinstance(value, dict):
+        return ((MANIFEST_FILE.as_posix(), value),)
+    entries = value if isinstance(value, list) else [value]
+    found: list[tuple[str, dict[str, Any] | Path]] = []
+    for entry in entries:
+        path = _path_field(root, entry, DEFAULT_HOOKS, "hooks")
+        if path is not None:
+            relative = os.path.normpath(entry if isinstance(entry, str) else DEFAULT_HOOKS)
+            found.append((relative.replace(os.sep, "/"), path))
+    return tuple(found)
 
 
 def _path_field(root: Path, value: Any, default: str, what: str) -> Path | None:

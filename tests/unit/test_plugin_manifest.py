@@ -1,0 +1,64 @@
+"""plugin.json's `hooks` and `mcpServers` forms (issue 25): a path, a list of paths or the
+object itself; paths must stay inside the plugin; `${PLUGIN_ROOT}` in an MCP server's
+command line is the installed copy, which is also where a stdio server starts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from codex_core.hooks.sources import load_hooks
+from codex_core.plugins.discovery import installed_plugins, plugin_mcp_servers
+from codex_core.plugins.manifest import read_manifest
+from codex_core.plugins.names import PluginError
+
+RUN = {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true"}]}]}
+
+
+def plugin(home: Path, manifest: dict[str, object]) -> Path:
+    root = home / "plugins" / "cache" / "mk" / "demo" / "1.0"
+    (root / ".codex-plugin").mkdir(parents=True)
+    (root / ".codex-plugin" / "plugin.json").write_text(json.dumps({"name": "demo", **manifest}))
+    return root
+
+
+def keys(home: Path) -> list[str]:
+    return [h.key for h in load_hooks(home, {}, None, {"demo@mk": {"enabled": True}}).hooks]
+
+
+def test_plugin_manifest_hooks_as_list_or_object(tmp_path: Path) -> None:
+    root = plugin(tmp_path, {"hooks": ["./hooks/a.json", "hooks/b.json"]})
+    (root / "hooks").mkdir()
+    for name in ("a", "b"):
+        (root / "hooks" / f"{name}.json").write_text(json.dumps({"hooks": RUN}))
+    assert keys(tmp_path) == [
+        "demo@mk:hooks/a.json:user_prompt_submit:0:0",
+        "demo@mk:hooks/b.json:user_prompt_submit:0:0",
+    ]
+    (root / ".codex-plugin" / "plugin.json").write_text(
+        json.dumps({"name": "demo", "hooks": {"hooks": RUN}})
+    )
+    assert keys(tmp_path) == ["demo@mk:.codex-plugin/plugin.json:user_prompt_submit:0:0"]
+
+
+@pytest.mark.parametrize("field", ["hooks", "skills", "mcpServers"])
+def test_plugin_manifest_paths_stay_inside(tmp_path: Path, field: str) -> None:
+    (tmp_path / "secret").mkdir()
+    root = plugin(tmp_path / "home", {field: "../../../../../../secret"})
+    with pytest.raises(PluginError, match="must stay within"):
+        read_manifest(root)
+
+
+def test_plugin_mcp_servers_start_in_the_plugin(tmp_path: Path) -> None:
+    server = {"command": "${PLUGIN_ROOT}/bin/server", "args": ["--data", "${PLUGIN_DATA}"]}
+    root = plugin(tmp_path, {"mcpServers": {"mcpServers": {"tool": server, "bad": {"args": []}}}})
+    found, problems = installed_plugins(tmp_path, {"demo@mk": {"enabled": True}})
+    assert problems == []
+    servers, warnings = plugin_mcp_servers(found)
+    assert list(servers) == ["tool"]
+    assert servers["tool"].command == f"{root}/bin/server"
+    assert servers["tool"].args == ["--data", str(tmp_path / "plugins" / "data" / "demo-mk")]
+    assert servers["tool"].cwd == str(root)
+    assert len(warnings) == 1 and "MCP server `bad`" in warnings[0]
