@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -78,8 +79,12 @@ def iter_raw_lines(path: Path) -> Iterator[tuple[bytes, RolloutLine | None]]:
                 yield stripped, parse_line(stripped)
 
 
-def read_rollout(path: Path) -> Rollout:
+def read_rollout(path: Path, *, _depth: int = 0) -> Rollout:
     """Read a whole rollout file.
+
+    A Codex 0.169 fork keeps its history in the original: its `session_meta` names a
+    `history_base` (`thread_id`, `end_ordinal_exclusive`), whose lines before that ordinal
+    come first here, as 0.169 reads it (each base may itself be a fork).
 
     Args:
         path: The rollout `.jsonl` file.
@@ -97,4 +102,51 @@ def read_rollout(path: Path) -> Rollout:
         rollout.lines.append(line)
     if rollout.skipped:
         log.info("rollout %s: skipped %d unreadable or unknown lines", path, rollout.skipped)
+    if rollout.meta is not None and "history_base" in rollout.meta:
+        rollout.lines[:0] = _history_base_lines(rollout.path, rollout.meta, _depth)
     return rollout
+
+
+_MAX_FORK_DEPTH = 16
+_THREAD_ID = re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+
+
+def _history_base_lines(path: Path, meta: dict[str, Any], depth: int) -> list[RolloutLine]:
+    """The lines of a 0.169 fork's `history_base` (none if it cannot be found or read)."""
+    base = meta.get("history_base")
+    if not isinstance(base, dict) or depth >= _MAX_FORK_DEPTH:
+        return []
+    thread_id, end = base.get("thread_id"), base.get("end_ordinal_exclusive")
+    if not isinstance(thread_id, str) or not _THREAD_ID.fullmatch(thread_id):
+        return []
+    source = _find_in_home(path, thread_id.lower())
+    if source is None:
+        log.warning("rollout %s: its history base %s is not found", path, thread_id)
+        return []
+    try:
+        parent = read_rollout(source, _depth=depth + 1)
+    except OSError as err:
+        log.warning("rollout %s: its history base cannot be read (%s)", path, err)
+        return []
+    limit = end if isinstance(end, int) and not isinstance(end, bool) else None
+    return [
+        line
+        for line in parent.lines
+        if line.type != "session_meta"
+        and (limit is None or (line.ordinal is not None and line.ordinal < limit))
+    ]
+
+
+def _find_in_home(path: Path, thread_id: str) -> Path | None:
+    """The rollout of `thread_id` in the CODEX_HOME that holds `path` (active or archived)."""
+    home = next((p.parent for p in path.parents if p.name in _FOLDERS), None)
+    if home is None:
+        return None
+    for folder in _FOLDERS:
+        for found in sorted((home / folder).rglob(f"rollout-*-{thread_id}.jsonl")):
+            if found != path:
+                return found
+    return None
+
+
+_FOLDERS = ("sessions", "archived_sessions")
