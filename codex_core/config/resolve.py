@@ -256,7 +256,7 @@ def _with_plugin_servers(
         return own
     from codex_core.plugins.discovery import installed_plugins, plugin_mcp_servers
 
-    found, problems = installed_plugins(codex_home, toml.plugins)
+    found, _ = installed_plugins(codex_home, toml.plugins)  # one that is gone: silent, as 0.169
     servers, trouble = plugin_mcp_servers(found)
     warnings.extend(problems + trouble)
     return {**servers, **own}

@@ -70,8 +70,7 @@ def _plugin_hooks(codex_home: Path, table: Mapping[str, Any], catalog: HookCatal
     from codex_core.plugins.names import PluginError
     from codex_core.plugins.store import read_pin, tree_hash, write_pin
 
-    found, problems = installed_plugins(codex_home, table)
-    catalog.warnings.extend(problems)
+    found, _ = installed_plugins(codex_home, table)  # unusable ones: silent, as 0.169
     for plugin in found:
         if not plugin.manifest.hooks:
             continue

@@ -148,8 +148,7 @@ def _plugin_skills(
     from codex_core.plugins.discovery import installed_plugins
     from codex_core.plugins.store import cache_root
 
-    installed, problems = installed_plugins(codex_home, plugins)
-    result.problems.extend(problems)
+    installed, _ = installed_plugins(codex_home, plugins)  # unusable ones: silent, as 0.169
     out: list[tuple[Skill, Path]] = []
     for plugin in installed:
         folder = plugin.manifest.skills
