@@ -258,7 +258,7 @@ def _with_plugin_servers(
 
     found, _ = installed_plugins(codex_home, toml.plugins)  # one that is gone: silent, as 0.169
     servers, trouble = plugin_mcp_servers(found)
-    warnings.extend(problems + trouble)
+    warnings.extend(trouble)
     return {**servers, **own}
 
 
