@@ -244,8 +244,6 @@ def _projects(toml: ConfigToml) -> dict[str, ProjectConfig]:
     return projects
 
 
-def mcp_servers_from_toml(toml: ConfigToml) -> dict[str, McpServerConfig]:
-    """The `[mcp_servers.*]` entries as resolved settings (also used by `codex mcp`)."""
 def _with_plugin_servers(
     codex_home: Path, toml: ConfigToml, warnings: list[str]
 ) -> dict[str, McpServerConfig]:
@@ -262,6 +260,8 @@ def _with_plugin_servers(
     return {**servers, **own}
 
 
+def mcp_servers_from_toml(toml: ConfigToml) -> dict[str, McpServerConfig]:
+    """The `[mcp_servers.*]` entries as resolved settings (also used by `codex mcp`)."""
     servers: dict[str, McpServerConfig] = {}
     for name, server in toml.mcp_servers.items():
         startup = server.startup_timeout_sec

@@ -178,8 +178,6 @@ class ConfigToml(_Table):
     hooks: dict[str, Any] = Field(default_factory=dict)
     """`[hooks]`: inline hook groups per event and `[hooks.state."<key>"]` trust records."""
     """`[skills]`: `bundled.enabled`, `[[skills.config]]` entries (read by `codex_core.skills`)."""
-
-
     plugins: dict[str, Any] = Field(default_factory=dict)
     """`[plugins."<name>@<marketplace>"] enabled`: installed plugins (see `codex_core.plugins`)."""
     marketplaces: dict[str, Any] = Field(default_factory=dict)
