@@ -177,11 +177,13 @@ class ConfigToml(_Table):
     """`[features]`: Codex 0.169's feature flags by name (see `codex_core.features`)."""
     hooks: dict[str, Any] = Field(default_factory=dict)
     """`[hooks]`: inline hook groups per event and `[hooks.state."<key>"]` trust records."""
-    """`[skills]`: `bundled.enabled`, `[[skills.config]]` entries (read by `codex_core.skills`)."""
     plugins: dict[str, Any] = Field(default_factory=dict)
     """`[plugins."<name>@<marketplace>"] enabled`: installed plugins (see `codex_core.plugins`)."""
     marketplaces: dict[str, Any] = Field(default_factory=dict)
     """`[marketplaces.<name>]`: plugin marketplace sources (`source_type`, `source`, `ref`)."""
+    """`[skills]`: `bundled.enabled`, `[[skills.config]]` entries (read by `codex_core.skills`)."""
+
+
 def _table_kind(annotation: Any) -> tuple[str, type[BaseModel]] | None:
     """("table", M) for a sub-table field, ("map", M) for `dict[str, M]`, else None."""
     args = typing.get_args(annotation)
