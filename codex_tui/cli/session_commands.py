@@ -162,6 +162,13 @@ def delete(codex_home: Path, wanted: str, *, force: bool) -> str:
             "rerun with --force and a session UUID"
         )
     session_id, path = resolve(codex_home, wanted, "any")
+    forks = _forks_reading(codex_home, session_id)
+    if forks:
+        # a fork made by Codex 0.169 reads its history from this file (0.169 refuses too)
+        raise SessionCommandError(
+            f"failed to delete session: fork {forks[0]} keeps its history in it; "
+            "delete or archive that fork's own copy first"
+        )
     if not force and not _confirm(session_id):
         return "Delete cancelled."
     try:
@@ -174,6 +181,26 @@ def delete(codex_home: Path, wanted: str, *, force: bool) -> str:
     except OSError:
         pass  # the session is gone; a stale name only fails to resolve later
     return f"Deleted session {session_id}."
+
+
+def _forks_reading(codex_home: Path, session_id: str) -> list[str]:
+    """Ids of the sessions whose `history_base` is `session_id` (0.169's forks)."""
+    from codex_core.rollout.format import parse_rollout_name
+    from codex_core.rollout.layout import read_meta
+    from codex_core.rollout.scan import rollout_entries
+
+    found: list[str] = []
+    for entry in rollout_entries(codex_home, include_archived=True):
+        parsed = parse_rollout_name(entry.name)
+        if parsed is None or parsed[1] == session_id:
+            continue
+        try:
+            base = read_meta(Path(entry.path)).get("history_base")
+        except OSError:
+            continue
+        if isinstance(base, dict) and str(base.get("thread_id", "")).lower() == session_id:
+            found.append(parsed[1])
+    return found
 
 
 def _confirm(session_id: str) -> bool:

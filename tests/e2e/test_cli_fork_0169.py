@@ -67,6 +67,29 @@ def test_cli_exec_resume_reads_a_0169_fork_history_from_its_base(
     assert texts[-1] == "third question"
 
 
+def test_cli_delete_keeps_the_base_of_a_0169_fork(codex_bin: Path, codex_home: Path) -> None:
+    meta = json.loads((FIXTURES / "meta.json").read_text())
+    day = codex_home / "sessions" / "2026" / "11" / "27"
+    day.mkdir(parents=True)
+    for rollout in FIXTURES.glob("rollout-*.jsonl"):
+        shutil.copyfile(rollout, day / rollout.name)
+    env = {**os.environ, "CODEX_HOME": str(codex_home)}
+
+    def delete(session: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(codex_bin), "delete", "--force", session],
+            env=env, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+
+    refused = delete(meta["original"])
+    assert refused.returncode == 1
+    assert refused.stderr.startswith("Error: failed to delete session: fork ")
+    assert len(list(day.glob("rollout-*.jsonl"))) == 2
+    assert delete(meta["fork"]).returncode == 0
+    assert delete(meta["original"]).returncode == 0  # nothing reads it any more
+    assert list(day.glob("rollout-*.jsonl")) == []
+
+
 def _elide(value: Any) -> Any:
     if isinstance(value, str):
         return ELIDED if len(value) > 200 else value
