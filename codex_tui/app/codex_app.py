@@ -38,6 +38,8 @@ class ExitSummary:
     session_id: str | None = None
     usage: TokenUsage | None = None
     error: str | None = None
+    transcript: tuple[str, ...] = ()
+    """The conversation as plain lines (printed after an inline run, for the scrollback)."""
 
 
 class CodexApp(App[ExitSummary]):
@@ -275,6 +277,7 @@ class CodexApp(App[ExitSummary]):
             session_id=applier.session_id if applier else None,
             usage=applier.total_usage if applier else None,
             error=error,
+            transcript=tuple(line.plain for line in applier.log.lines) if applier else (),
         )
 
     def _finish(self) -> None:

@@ -156,12 +156,27 @@ def _run(
         fork_picked=fork,
     )
     app = CodexApp(boot, options)
-    # Inline (`--no-alt-screen`), the last frame stays on the terminal, in its scrollback.
-    summary = app.run(inline=config.tui_alternate_screen == "never", inline_no_clear=True)
+    inline = config.tui_alternate_screen == "never"
+    summary = app.run(inline=inline)
     boot.release_spare()
     if frame is not None:
         frame.close()
+    if inline and summary is not None:
+        # Inline (`--no-alt-screen`) the live area is cleared at exit and the whole
+        # conversation printed in its place, so the terminal's scrollback keeps all of it
+        # (Textual's inline area alone would keep only its last frame).
+        print_transcript(summary.transcript)
     return print_exit_summary(summary)
+
+
+def print_transcript(lines: tuple[str, ...]) -> None:
+    """The conversation's plain lines on stdout (control characters made visible)."""
+    from codex_core.terminal_text import printable
+
+    for line in lines:
+        print(printable(line))
+    if lines:
+        print()
 
 
 def print_exit_summary(summary: ExitSummary | None) -> int:

@@ -82,7 +82,8 @@ def converse_and_quit(term: Pty) -> None:
 def test_tui_inline_leaves_the_conversation_on_the_terminal(
     how: str, codex_bin: Path, model_server: ModelServer, codex_home: Path, tmp_path: Path
 ) -> None:
-    model_server.add(turn(message("inline answer from the model")))
+    long_answer = "\n\n".join(f"paragraph {n} of the answer" for n in range(1, 41))
+    model_server.add(turn(message(long_answer + "\n\ninline answer from the model")))
     flags = ["-a", "never", "-s", "read-only", *model_server.cli_flags()]
     if how == "flag":
         flags.append("--no-alt-screen")
@@ -93,10 +94,17 @@ def test_tui_inline_leaves_the_conversation_on_the_terminal(
     converse_and_quit(term)
 
     assert ALT_SCREEN_ON not in term.raw
-    shown = "\n".join(term.lines())
-    assert "say something inline" in shown
-    assert "inline answer from the model" in shown
-    assert "To continue this session, run codex resume" in shown
+    shown = term.lines()
+    # the whole conversation, longer than the terminal, is in the scrollback, in order
+    order = [
+        "› say something inline",
+        "• paragraph 1 of the answer",
+        "paragraph 40 of the answer",
+        "inline answer from the model",
+        "To continue this session, run codex resume",
+    ]
+    found = [next(i for i, line in enumerate(shown) if text in line) for text in order]
+    assert found == sorted(found), found
     assert term.child.exitstatus == 0
 
 
