@@ -16,6 +16,32 @@ _SIGNATURES: tuple[tuple[bytes, str], ...] = (
 )
 
 
+# The models Codex 0.169's catalogue marks `supports_image_detail_original`: their images
+# (attached, viewed, from MCP tools) go out at `detail: "original"`, every other model's at
+# "high" (`codex-rust debug models`, and its requests, checked side by side).
+_ORIGINAL_DETAIL_MODELS = frozenset(
+    {
+        "gpt-6-astra",
+        "gpt-6.1-sol",
+        "gpt-6.1-terra",
+        "gpt-6-sol",
+        "gpt-6-luna",
+        "gpt-5.6-sol",
+        "gpt-5.6-terra",
+        "gpt-5.6-luna",
+        "gpt-daybreak-blue-latest",
+        "gpt-daybreak-red-latest",
+        "gpt-5.5",
+        "codex-auto-review",
+    }
+)
+
+
+def image_detail(model: str) -> str:
+    """The `detail` an image part is sent with to `model`, as Codex 0.169 chooses it."""
+    return "original" if model in _ORIGINAL_DETAIL_MODELS else "high"
+
+
 class ImageError(ValueError):
     """An image that cannot be sent; the message says why and what to do."""
 

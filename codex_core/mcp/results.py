@@ -41,15 +41,17 @@ def error_output(message: str, wall_time: float) -> ModelOutput:
     return [_text_part(_header(wall_time)), _text_part(truncate_text(message))]
 
 
-def result_output(result: types.CallToolResult, wall_time: float) -> ModelOutput:
-    """What the model gets for a result the server returned."""
+def result_output(
+    result: types.CallToolResult, wall_time: float, detail: str = "high"
+) -> ModelOutput:
+    """What the model gets for a result the server returned; images go at `detail`."""
     if result.structuredContent is not None and not result.isError:
         text = json.dumps(result.structuredContent, separators=(",", ":"), ensure_ascii=False)
         return f"{_header(wall_time)}\n{truncate_text(text)}"
     parts = [_text_part(_header(wall_time))]
     budget = MAX_RESULT_CHARS
     for block in result.content:
-        part = _content_part(block)
+        part = _content_part(block, detail)
         if part["type"] == "input_text":
             text = str(part["text"])
             part = _text_part(truncate_text(text, max(budget, 1024)))
@@ -62,7 +64,7 @@ def _text_part(text: str) -> dict[str, Any]:
     return {"type": "input_text", "text": text}
 
 
-def _content_part(block: types.ContentBlock) -> dict[str, Any]:
+def _content_part(block: types.ContentBlock, detail: str) -> dict[str, Any]:
     match block:
         case types.TextContent():
             return _text_part(block.text)
@@ -71,7 +73,7 @@ def _content_part(block: types.ContentBlock) -> dict[str, Any]:
                 return {
                     "type": "input_image",
                     "image_url": f"data:{block.mimeType};base64,{block.data}",
-                    "detail": "high",
+                    "detail": detail,
                 }
             return _text_part(IMAGE_OMITTED)
         case types.AudioContent() | types.ResourceLink() | types.EmbeddedResource():

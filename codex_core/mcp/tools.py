@@ -12,6 +12,7 @@ import time
 from typing import Any, Literal
 
 from codex_core.client import ToolSpec
+from codex_core.images import image_detail
 from codex_core.kernel import ToolCall, ToolOutput
 from codex_core.mcp.approval import REFUSED_UNDER_NEVER, mcp_call_approval
 from codex_core.mcp.connection import McpCallError
@@ -169,4 +170,4 @@ async def call_mcp_tool(
     ctx.emit(
         McpToolCallEndEvent.ok(call.call_id, invocation, took, shown, read_only=info.read_only)
     )
-    return result_output(result, took)
+    return result_output(result, took, image_detail(ctx.turn.model))

@@ -45,11 +45,14 @@ def image_label(number: int, path: str) -> str:
     return f'<image name=[Image #{number}] path="{quoted}">'
 
 
-def user_input_message(items: list[InputItem], cwd: Path) -> tuple[Message, str, list[str]]:
+def user_input_message(
+    items: list[InputItem], cwd: Path, detail: str = "high"
+) -> tuple[Message, str, list[str]]:
     """The user message for the model, plus its text and image list for the transcript.
 
     As in the Codex CLI, images come before the text, each local file between an opening
-    label naming it `[Image #N]` and a closing tag, so the model can refer to it.
+    label naming it `[Image #N]` and a closing tag, so the model can refer to it; local
+    files go at `detail` (`codex_core.images.image_detail` of the model).
     """
     texts: list[str] = []
     images: list[str] = []
@@ -64,7 +67,7 @@ def user_input_message(items: list[InputItem], cwd: Path) -> tuple[Message, str,
             url = image_data_url((cwd / item.path).expanduser())
             images.append(url)
             parts.append(InputText(text=image_label(len(images), item.path)))
-            parts.append(InputImage(image_url=url, detail="high"))
+            parts.append(InputImage(image_url=url, detail=detail))
             parts.append(InputText(text="</image>"))
     text = "\n".join(texts)
     if not parts:

@@ -18,6 +18,7 @@ from codex_core.auto_review import install_auto_review
 from codex_core.client import ModelClientError, ToolSpec
 from codex_core.config.shell_env import create_env
 from codex_core.features import disabled_tools
+from codex_core.images import image_detail
 from codex_core.instructions import base_instructions
 from codex_core.kernel import Kernel, ToolCall, ToolHost, ToolOutput
 from codex_core.model_family import exec_tool_style, offers_update_plan
@@ -110,7 +111,8 @@ class TurnRunner:
         turn = s.turn
         emit: Callable[[EventMsg], None] = lambda msg: s.emit(sub.id, msg)  # noqa: E731
         try:
-            message, text, images = user_input_message(op.items, turn.cwd)
+            detail = image_detail(turn.model)
+            message, text, images = user_input_message(op.items, turn.cwd, detail)
         except InputError as err:
             emit(ErrorEvent(message=str(err)))
             return

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from codex_core.client import ToolSpec
-from codex_core.images import ImageError, image_data_url
+from codex_core.images import ImageError, image_data_url, image_detail
 from codex_core.kernel import ToolCall, ToolOutput
 from codex_core.tools.args import parse_object
 from codex_core.tools.context import ToolContext
@@ -31,7 +31,7 @@ def view_image_tool() -> ToolSpec:
 
 
 async def handle_view_image(ctx: ToolContext, call: ToolCall) -> ToolOutput:
-    """Answer with one `input_image` part holding the file as a data URL (detail high)."""
+    """Answer with one `input_image` part holding the file as a data URL."""
     path = parse_object(call.payload).get("path")
     if not isinstance(path, str) or not path or "\0" in path:
         raise RespondToModel("view_image needs a `path` string naming an image file")
@@ -39,7 +39,7 @@ async def handle_view_image(ctx: ToolContext, call: ToolCall) -> ToolOutput:
         url = image_data_url(ctx.resolve(path))
     except ImageError as err:
         raise RespondToModel(str(err)) from None
-    return [{"type": "input_image", "image_url": url, "detail": "high"}]
+    return [{"type": "input_image", "image_url": url, "detail": image_detail(ctx.turn.model)}]
 
 
 def register_view_image(registry: ToolRegistry) -> None:
