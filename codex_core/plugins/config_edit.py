@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,16 +13,51 @@ from typing import Any
 import tomlkit
 from tomlkit.items import Table
 
-from codex_core.config.edit import _atomic_write
-from codex_core.config.loader import CONFIG_TOML, read_config_toml
+from codex_core.config.errors import ConfigError, toml_syntax_error
+
+CONFIG_TOML = "config.toml"
+
+
+def read_config(codex_home: Path) -> tuple[str, dict[str, Any]]:
+    """CODEX_HOME/config.toml's text and table (empty when missing); a bad file is one
+    ConfigError line. (Plain tomllib: `codex plugin` does not load the config schema.)"""
+    path = codex_home / CONFIG_TOML
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        return "", {}
+    except OSError as err:
+        raise ConfigError(
+            f"{path}: cannot read it ({err.strerror}); check its permissions"
+        ) from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text; save it as UTF-8") from None
+    try:
+        return text, tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise toml_syntax_error(str(path), err) from None
 
 
 def _change(codex_home: Path, edit: Callable[[tomlkit.TOMLDocument], None]) -> None:
-    path = codex_home / CONFIG_TOML
-    text, _ = read_config_toml(path)  # a malformed file is one ConfigError line
+    text, _ = read_config(codex_home)
     doc = tomlkit.parse(text)
     edit(doc)
-    _atomic_write(path, doc.as_string())
+    path = codex_home / CONFIG_TOML
+    try:
+        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
+        fd, tmp = tempfile.mkstemp(prefix=".config.toml.", dir=codex_home)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+                handle.write(doc.as_string())
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as err:
+        raise ConfigError(
+            f"{path}: cannot write it ({err.strerror}); check its permissions"
+        ) from None
 
 
 def _super(doc: tomlkit.TOMLDocument, name: str) -> Any:

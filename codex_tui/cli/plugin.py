@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from codex_core.config import ConfigError
-from codex_core.config.loader import CONFIG_TOML, find_codex_home, read_config_toml
+from codex_core.config.errors import ConfigError
 from codex_core.config.overrides import apply_override, parse_cli_overrides
+from codex_core.frontend.home import CodexHomeError, find_codex_home
+from codex_core.plugins.config_edit import read_config
 from codex_core.plugins.names import PluginError
 
 
@@ -70,7 +71,10 @@ def main(argv: Sequence[str]) -> int:
     """Run `codex plugin ...`; returns the exit code."""
     try:
         args = build_parser().parse_args(list(argv))
-        home = find_codex_home()
+        try:
+            home = find_codex_home()
+        except CodexHomeError as err:
+            raise ConfigError(str(err)) from None
         tables = _tables(home, args.config)
         if args.action == "marketplace":
             return _marketplace(home, tables, args)
@@ -84,7 +88,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _tables(home: Path, overrides: list[str]) -> dict[str, dict[str, Any]]:
-    _, data = read_config_toml(home / CONFIG_TOML)
+    _, data = read_config(home)
     for key, value in parse_cli_overrides(overrides):
         apply_override(data, key, value)
     out: dict[str, dict[str, Any]] = {}
