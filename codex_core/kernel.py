@@ -4,9 +4,10 @@ The kernel talks to the model, the tools and the clock through the small host pr
 so it is unit-tested with fakes; `codex_core.session` wires the real ones. Invariants it keeps:
 
 - every tool call the model made gets exactly one output in the history, even when a tool
-  fails, the user aborts, or the turn is interrupted (synthetic "aborted" outputs); every
-  prompt is checked again as it is built and repaired (logged) if it still breaks the rule,
-  e.g. after resuming a session that was killed mid-call;
+  fails, the user aborts, or the turn is interrupted (synthetic "aborted" outputs; the call
+  that was cut off in 0.169's words, `interrupted_output`); every prompt is checked again
+  as it is built and repaired (logged) if it still breaks the rule, e.g. after resuming a
+  session that was killed mid-call;
 - tool failures split as in `codex_core.tools.errors`: `RespondToModel` becomes the output,
   `FatalToolError` ends the turn, and any other exception is logged with its traceback and
   answered to the model — it never escapes the turn;
@@ -82,6 +83,7 @@ __all__ = [
     "TurnAbortRequested",
     "TurnResult",
     "default_backoff",
+    "interrupted_output",
     "tool_call_of",
 ]
 
@@ -132,6 +134,17 @@ class ToolCall:
                 text = "\n".join(str(p.get("text", "")) for p in text)
             return CustomToolCallOutput(call_id=self.call_id, output=text)
         return FunctionCallOutput(call_id=self.call_id, output=text)
+
+
+def interrupted_output(call: ToolCall, seconds: float) -> str:
+    """What the model is told about the call an interrupt (or an abort) cut off after
+    `seconds`, in Codex 0.169's words where they were observed: a command (running or
+    waiting for approval) and an MCP tool; any other call is simply `aborted`."""
+    if call.name == "exec_command":
+        return f"Wall time: {seconds:.1f} seconds\naborted by user"
+    if (call.namespace or call.name).startswith("mcp__"):  # codex_core.mcp.specs.MCP_PREFIX
+        return f"aborted by user after {seconds:.1f}s"
+    return ABORTED_OUTPUT
 
 
 def tool_call_of(item: ResponseItem) -> ToolCall | None:
@@ -209,11 +222,15 @@ class Kernel:
                 await self.between_requests()
 
     async def _run_calls(self, history: list[ResponseItem], calls: list[ToolCall]) -> None:
+        clock = asyncio.get_running_loop().time
         for index, call in enumerate(calls):
+            started = clock()
             try:
                 text = await self.tools.call(call)
             except (asyncio.CancelledError, TurnAbortRequested):
-                self._commit(history, [c.output_item(ABORTED_OUTPUT) for c in calls[index:]])
+                cut = call.output_item(interrupted_output(call, clock() - started))
+                rest = [c.output_item(ABORTED_OUTPUT) for c in calls[index + 1 :]]
+                self._commit(history, [cut, *rest])
                 raise
             except FatalToolError as err:
                 answered = [call.output_item(f"fatal error: {err}")]

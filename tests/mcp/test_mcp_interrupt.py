@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -98,6 +99,14 @@ def test_exec_json_sigint_during_mcp_call_exits_1_at_once_like_0169(
         {"type": "item.completed", "item": {**started, "status": "failed"}},
         {"type": "turn.failed", "error": {"message": "turn interrupted"}},
     ]
+    [rollout] = codex_home.glob(f"sessions/*/*/*/rollout-*{thread_id}.jsonl")
+    records = [json.loads(line) for line in rollout.read_text().splitlines()]
+    [output] = [
+        r["payload"]["output"]
+        for r in records
+        if r["type"] == "response_item" and r["payload"]["type"] == "function_call_output"
+    ]
+    assert re.fullmatch(r"aborted by user after \d+\.\ds", output)  # 0.169's words
 
 
 def test_exec_human_sigint_during_mcp_call_says_turn_interrupted_and_exits_1(

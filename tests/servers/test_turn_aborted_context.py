@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import signal
 import subprocess
 import time
@@ -97,3 +98,9 @@ def test_exec_ctrl_c_then_resume_tells_the_model(
     )
     assert resumed.returncode == 0, resumed.stderr
     assert _user_texts(model_server.bodies[-1])[-2:] == [TURN_ABORTED_TEXT, "go on"]
+    [output] = [
+        i["output"]
+        for i in model_server.bodies[-1]["input"]
+        if i.get("type") == "function_call_output"
+    ]
+    assert re.fullmatch(r"Wall time: \d+\.\d seconds\naborted by user", output)  # as 0.169
