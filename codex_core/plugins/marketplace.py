@@ -202,3 +202,50 @@ def remove(codex_home: Path, table: Mapping[str, Any], name: str) -> Configured:
                 store.remove_tree(entry.root, store.git_marketplaces(codex_home))
             return entry
     raise PluginError(f"marketplace `{name}` is not configured or installed")
+
+
+def _revision(repo: Path) -> str | None:
+    done = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD"],
+        capture_output=True,
+        text=True,
+        timeout=30,
+        stdin=subprocess.DEVNULL,
+    )
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def upgrade(
+    codex_home: Path, table: Mapping[str, Any], name: str | None
+) -> tuple[list[str], list[Path], list[tuple[str, str]]]:
+    """Fetch the configured git marketplaces (or the one called `name`) anew; returns the
+    names selected, the roots that changed, and (name, error) for those that failed."""
+    targets = [
+        c for c in configured(codex_home, table) if c.source_type == "git" and c.name in table
+    ]
+    if name is not None:
+        targets = [c for c in targets if c.name == name]
+        if not targets:
+            raise PluginError(f"marketplace `{name}` is not configured as a Git marketplace")
+    base = store.git_marketplaces(codex_home)
+    changed: list[Path] = []
+    errors: list[tuple[str, str]] = []
+    for entry in targets:
+        try:
+            store.guard(base, codex_home)
+            base.mkdir(parents=True, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=base))
+            try:
+                clone(entry.source, entry.ref, staging / "repo")
+                if read_marketplace(staging / "repo").name != entry.name:
+                    raise PluginError(f"the repository no longer holds marketplace `{entry.name}`")
+                if _revision(staging / "repo") == _revision(entry.root):
+                    continue
+                store.remove_tree(entry.root, base)
+                os.replace(staging / "repo", store.guard(entry.root, base))
+                changed.append(entry.root)
+            finally:
+                shutil.rmtree(staging, ignore_errors=True)
+        except PluginError as err:
+            errors.append((entry.name, str(err)))
+    return [t.name for t in targets], changed, errors

@@ -60,6 +60,10 @@ def build_parser() -> argparse.ArgumentParser:
     mlist = msub.add_parser("list", help="list marketplaces and their roots")
     _common(mlist)
     mlist.add_argument("--json", action="store_true", help="print JSON")
+    mupgrade = msub.add_parser("upgrade", help="refresh configured git marketplaces")
+    _common(mupgrade)
+    mupgrade.add_argument("name", metavar="MARKETPLACE_NAME", nargs="?")
+    mupgrade.add_argument("--json", action="store_true", help="print JSON")
     mremove = msub.add_parser("remove", help="remove a configured marketplace by name")
     _common(mremove)
     mremove.add_argument("name", metavar="MARKETPLACE_NAME")
@@ -131,6 +135,8 @@ def _marketplace(home: Path, tables: dict[str, dict[str, Any]], args: argparse.N
             print(f"Added marketplace `{entry.name}` from {entry.source}.")
             print(f"Installed marketplace root: {entry.root}")
         return 0
+    if args.market_action == "upgrade":
+        return _upgrade(home, markets, args)
     if args.market_action == "remove":
         entry = marketplace.remove(home, markets, args.name)
         removed = str(entry.root) if entry.source_type == "git" else None
@@ -160,6 +166,31 @@ def _marketplace(home: Path, tables: dict[str, dict[str, Any]], args: argparse.N
     else:
         _table(["MARKETPLACE", "ROOT"], [[m.name, str(m.root)] for m in found])
     return 0
+
+
+def _upgrade(home: Path, markets: dict[str, Any], args: argparse.Namespace) -> int:
+    from codex_core.plugins import marketplace
+
+    selected, changed, errors = marketplace.upgrade(home, markets, args.name)
+    if args.json:
+        _print_json(
+            {
+                "selectedMarketplaces": selected,
+                "upgradedRoots": [str(root) for root in changed],
+                "errors": [{"marketplaceName": n, "message": m} for n, m in errors],
+            }
+        )
+    elif not selected:
+        print("No configured Git marketplaces to upgrade.")
+    elif changed:
+        print(f"Upgraded {len(changed)} marketplace(s).")
+        for root in changed:
+            print(f"Installed marketplace root: {root}")
+    elif not errors:
+        print("All configured Git marketplaces are already up to date.")
+    for name, message in errors:
+        print(f"Error: marketplace `{name}`: {message}", file=sys.stderr)
+    return 1 if errors else 0
 
 
 def _plugin(home: Path, tables: dict[str, dict[str, Any]], args: argparse.Namespace) -> int:

@@ -198,6 +198,24 @@ def test_plugins_git_marketplace_is_cloned_and_removed(
                 }
             ]
         }
+        upgrade = ("plugin", "marketplace", "upgrade")
+        assert codex(codex_bin, *upgrade).stdout == (
+            "All configured Git marketplaces are already up to date.\n"
+        )
+        (repo / "NEWS").write_text("more\n")
+        git_commit_all(repo)
+        bare = served / "market.git"
+        subprocess.run(["git", "-C", str(repo), "push", "-q", str(bare), "HEAD"], check=True)
+        subprocess.run(["git", "-C", str(bare), "update-server-info"], check=True)
+        assert codex(codex_bin, *upgrade, "gitmk").stdout == (
+            f"Upgraded 1 marketplace(s).\nInstalled marketplace root: {clone}\n"
+        )
+        assert (clone / "NEWS").is_file()
+        unknown = codex(codex_bin, *upgrade, "nope")
+        assert (unknown.returncode, unknown.stderr) == (
+            1,
+            "Error: marketplace `nope` is not configured as a Git marketplace\n",
+        )
     installed = codex(codex_bin, "plugin", "add", "tool", "--marketplace", "gitmk")
     assert installed.returncode == 0, installed.stderr
     assert (codex_home / "plugins" / "cache" / "gitmk" / "tool" / "0.1.0").is_dir()
@@ -206,6 +224,9 @@ def test_plugins_git_marketplace_is_cloned_and_removed(
         f"Removed marketplace `gitmk`.\nRemoved installed marketplace root: {clone}\n"
     )
     assert not clone.exists()
+    assert codex(codex_bin, "plugin", "marketplace", "upgrade").stdout == (
+        "No configured Git marketplaces to upgrade.\n"
+    )
     codex(codex_bin, "plugin", "remove", "tool@gitmk")
     _, data = read_config_toml(codex_home / "config.toml")
     assert data == {}
