@@ -157,7 +157,10 @@ async def _run(listener: Server, state: WebsocketServer) -> None:
         await asyncio.wait_for(listener.wait_closed(), 5)
     except TimeoutError:
         log.warning("websocket connections did not close within 5 s")
-    await asyncio.wait_for(state.hub.close(), 15)
+    try:
+        await asyncio.wait_for(state.hub.close(), 15)
+    except TimeoutError:
+        log.warning("the threads did not shut down within 15 s")
 
 
 async def _stop_when_idle(state: WebsocketServer, stop: asyncio.Event) -> None:
