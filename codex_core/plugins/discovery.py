@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from codex_core.plugins import store
-from codex_core.plugins.manifest import PluginManifest, load_table, read_manifest
+from codex_core.plugins.manifest import PluginManifest, inside, load_table, read_manifest
 from codex_core.plugins.names import PluginError, check_name
 
 
@@ -82,8 +82,8 @@ def _load(codex_home: Path, ident: str) -> InstalledPlugin:
 def plugin_mcp_servers(plugins: list[InstalledPlugin]) -> tuple[dict[str, Any], list[str]]:
     """`{name: McpServerConfig}` of the plugins' MCP servers; a bad entry is one warning.
 
-    `${PLUGIN_ROOT}` / `${CLAUDE_PLUGIN_ROOT}` in a command, its arguments and env are the
-    plugin's folder; a stdio server without `cwd` starts in it.
+    As in 0.169: a relative `cwd` is taken inside the plugin's copy, a server without one
+    starts in the session's cwd, and `${PLUGIN_ROOT}` is not expanded.
     """
     from codex_core.config.resolve import mcp_servers_from_toml
     from codex_core.config.schema import ConfigToml
@@ -101,31 +101,15 @@ def plugin_mcp_servers(plugins: list[InstalledPlugin]) -> tuple[dict[str, Any], 
                 warnings.append(f"skipping duplicate plugin MCP server name `{name}`")
                 continue
             try:
-                entry = _expand(raw, plugin.env)
-                if "command" in entry and "cwd" not in entry:
-                    entry["cwd"] = str(plugin.root)
+                if not isinstance(raw, Mapping):
+                    raise PluginError("expected an object")
+                entry = {str(k): v for k, v in raw.items() if k != "type"}
+                if isinstance(entry.get("cwd"), str):
+                    entry["cwd"] = str(inside(plugin.root, entry["cwd"], "MCP server cwd"))
                 parsed = ConfigToml.model_validate({"mcp_servers": {name: entry}})
-            except Exception as err:  # pydantic's ValidationError, or a non-object entry
+            except Exception as err:  # pydantic's ValidationError, PluginError
                 first = str(err).splitlines()[0]
                 warnings.append(f"plugin `{plugin.plugin_id}`: MCP server `{name}`: {first}")
                 continue
             servers.update(mcp_servers_from_toml(parsed))
     return servers, warnings
-
-
-def _expand(raw: Any, env: Mapping[str, str]) -> dict[str, Any]:
-    if not isinstance(raw, Mapping):
-        raise PluginError("expected an object")
-
-    def sub(value: Any) -> Any:
-        if isinstance(value, str):
-            for key, text in env.items():
-                value = value.replace("${" + key + "}", text)
-            return value
-        if isinstance(value, list):
-            return [sub(v) for v in value]
-        if isinstance(value, Mapping):
-            return {k: sub(v) for k, v in value.items()}
-        return value
-
-    return {str(k): sub(v) for k, v in raw.items() if k != "type"}

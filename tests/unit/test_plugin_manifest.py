@@ -1,6 +1,6 @@
 """plugin.json's `hooks` and `mcpServers` forms (issue 25): a path, a list of paths or the
-object itself; paths must stay inside the plugin; `${PLUGIN_ROOT}` in an MCP server's
-command line is the installed copy, which is also where a stdio server starts."""
+object itself; paths must stay inside the plugin; an MCP server's relative `cwd` is inside
+the installed copy."""
 
 from __future__ import annotations
 
@@ -51,14 +51,20 @@ def test_plugin_manifest_paths_stay_inside(tmp_path: Path, field: str) -> None:
         read_manifest(root)
 
 
-def test_plugin_mcp_servers_start_in_the_plugin(tmp_path: Path) -> None:
-    server = {"command": "${PLUGIN_ROOT}/bin/server", "args": ["--data", "${PLUGIN_DATA}"]}
-    root = plugin(tmp_path, {"mcpServers": {"mcpServers": {"tool": server, "bad": {"args": []}}}})
+def test_plugin_mcp_servers_as_0169_starts_them(tmp_path: Path) -> None:
+    """Checked with codex-rust 0.169: `"cwd": "."` is the plugin's copy; without a cwd the
+    server starts in the session's; `${PLUGIN_ROOT}` stays as written."""
+    servers_json = {
+        "tool": {"command": "./bin/server", "cwd": ".", "args": ["${PLUGIN_ROOT}"]},
+        "plain": {"command": "server"},
+        "escape": {"command": "x", "cwd": "../../../.."},
+        "bad": {"args": []},
+    }
+    root = plugin(tmp_path, {"mcpServers": {"mcpServers": servers_json}})
     found, problems = installed_plugins(tmp_path, {"demo@mk": {"enabled": True}})
     assert problems == []
     servers, warnings = plugin_mcp_servers(found)
-    assert list(servers) == ["tool"]
-    assert servers["tool"].command == f"{root}/bin/server"
-    assert servers["tool"].args == ["--data", str(tmp_path / "plugins" / "data" / "demo-mk")]
-    assert servers["tool"].cwd == str(root)
-    assert len(warnings) == 1 and "MCP server `bad`" in warnings[0]
+    assert list(servers) == ["tool", "plain"]
+    assert (servers["tool"].cwd, servers["tool"].args) == (str(root), ["${PLUGIN_ROOT}"])
+    assert servers["plain"].cwd is None
+    assert [w.split(": ")[1] for w in warnings] == ["MCP server `escape`", "MCP server `bad`"]
