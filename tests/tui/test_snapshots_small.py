@@ -4,13 +4,20 @@ wrapped under themselves. The 60×20 patch approval, resume picker and transcrip
 
 from __future__ import annotations
 
+import shutil
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
 
-from codex_core.protocol import ExecApprovalRequestEvent, TaskStartedEvent
+from codex_core.protocol import (
+    ExecApprovalRequestEvent,
+    McpListToolsResponseEvent,
+    McpServerStatus,
+    TaskStartedEvent,
+    WarningEvent,
+)
 from codex_tui.app.core import KeyRequest, TrustRequest
 from tests.tui.fake_core import PROJECT, FakeBoot, configured, settle
 from tests.tui.test_pilot_elicitation import elicitation
@@ -164,3 +171,77 @@ def test_snapshot_small_skills_list(snap_compare: Compare) -> None:
         FakeBoot(configured_event=configured(cwd=str(project))), codex_home=str(home)
     )
     assert snap_compare(app, terminal_size=SMALL, run_before=run(boot, then=skills))
+
+
+def test_snapshot_small_file_popup(snap_compare: Compare) -> None:
+    base = small_base("files")
+    shutil.rmtree(base, ignore_errors=True)
+    for name in ("src/codex/loader.py", "src/codex/config.py", "tests/test_loader.py"):
+        (base / name).parent.mkdir(parents=True, exist_ok=True)
+        (base / name).write_text("")
+
+    async def wait_files(pilot: Pilot[Any], _boot: FakeBoot) -> None:
+        from codex_tui.app.screens.chat import ChatScreen
+
+        screen = pilot.app.screen
+        assert isinstance(screen, ChatScreen)
+        files = screen.completion.files
+        assert files is not None
+        files.done.wait(5)
+        await pilot.pause(0.1)
+        screen.completion.refresh()
+        await pilot.pause(0.2)
+
+    app, boot = app_with(FakeBoot(configured_event=configured(cwd=str(base))))
+    assert snap_compare(
+        app, terminal_size=SMALL, run_before=run(boot, keys="read @load", then=wait_files)
+    )
+
+
+def test_snapshot_small_reasoning_effort_picker(snap_compare: Compare) -> None:
+    async def effort(pilot: Pilot[Any], _boot: FakeBoot) -> None:
+        await submit(pilot, "/model")
+        await pilot.press("enter")
+        await settle(pilot)
+
+    app, boot = app_with()
+    assert snap_compare(app, terminal_size=SMALL, run_before=run(boot, then=effort))
+
+
+def test_snapshot_small_status(snap_compare: Compare) -> None:
+    async def status(pilot: Pilot[Any], _boot: FakeBoot) -> None:
+        await submit(pilot, "/status")
+
+    app, boot = app_with(codex_home="/home/user/.codex")
+    assert snap_compare(app, terminal_size=SMALL, run_before=run(boot, then=status))
+
+
+def test_snapshot_small_warnings_list(snap_compare: Compare) -> None:
+    async def warn(pilot: Pilot[Any], boot: FakeBoot) -> None:
+        boot.core.emit(
+            WarningEvent(message="unknown config key `colour` in config.toml (ignored)"),
+            WarningEvent(message="MCP server 'docs' failed to start: exited with status 1"),
+            sub_id="0",
+        )
+        await settle(pilot, boot.core)
+        await pilot.press("f2")
+
+    app, boot = app_with()
+    assert snap_compare(app, terminal_size=SMALL, run_before=run(boot, then=warn))
+
+
+def test_snapshot_small_mcp_list(snap_compare: Compare) -> None:
+    async def mcp(pilot: Pilot[Any], boot: FakeBoot) -> None:
+        await submit(pilot, "/mcp")
+        boot.core.emit(
+            McpListToolsResponseEvent(
+                servers=[
+                    McpServerStatus(name="docs", status="ready", tools=["fetch", "search"]),
+                    McpServerStatus(name="jira", status="failed", error="timed out starting up"),
+                ]
+            )
+        )
+        await settle(pilot, boot.core)
+
+    app, boot = app_with()
+    assert snap_compare(app, terminal_size=SMALL, run_before=run(boot, then=mcp))
