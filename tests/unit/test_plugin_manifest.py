@@ -68,3 +68,17 @@ def test_plugin_mcp_servers_as_0169_starts_them(tmp_path: Path) -> None:
     assert (servers["tool"].cwd, servers["tool"].args) == (str(root), ["${PLUGIN_ROOT}"])
     assert servers["plain"].cwd is None
     assert [w.split(": ")[1] for w in warnings] == ["MCP server `escape`", "MCP server `bad`"]
+
+
+def test_plugin_broken_hooks_or_mcp_file_is_one_warning(tmp_path: Path) -> None:
+    root = plugin(tmp_path, {})
+    (root / "hooks").mkdir()
+    (root / "hooks" / "hooks.json").write_text("{not json")
+    (root / ".mcp.json").write_text("[1, 2]")
+    catalog = load_hooks(tmp_path, {}, None, {"demo@mk": {"enabled": True}})
+    assert catalog.hooks == []
+    [warning] = catalog.warnings
+    assert warning.startswith("plugin `demo@mk`: failed to parse ") and "\n" not in warning
+    found, _ = installed_plugins(tmp_path, {"demo@mk": {"enabled": True}})
+    servers, [trouble] = plugin_mcp_servers(found)
+    assert servers == {} and trouble.startswith("plugin `demo@mk`: ") and "\n" not in trouble

@@ -105,8 +105,10 @@ class WebsocketServer:
         sender = asyncio.get_running_loop().create_task(_send_loop(connection, outbox))
         try:
             async for frame in connection:
-                text = frame if isinstance(frame, str) else frame.decode("utf-8", "replace")
-                await server.handle_line(text)
+                if isinstance(frame, bytes):  # as 0.169: only text frames carry messages
+                    log.error("dropping a binary websocket frame (%d bytes)", len(frame))
+                    continue
+                await server.handle_line(frame)
         except ConnectionClosed:
             pass
         finally:
