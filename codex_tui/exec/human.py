@@ -133,11 +133,17 @@ class HumanProcessor:
             case ev.SessionConfiguredEvent():
                 self.header(msg.session_id)
             case ev.McpToolCallBeginEvent():
-                self._print()
-                self._print(f"{self._style('tool', 'magenta', 'bold')} {msg.server}.{msg.tool}")
+                # As 0.169: `mcp: <server>/<tool> started`, then `(completed)` or `(failed)`.
+                self._print(
+                    f"{self._style('mcp:', 'magenta', 'bold')} {msg.server}/{msg.tool} started"
+                )
             case ev.McpToolCallEndEvent():
+                outcome = "completed" if msg.is_success else "failed"
+                self._print(
+                    f"{self._style('mcp:', 'magenta', 'bold')} {msg.server}/{msg.tool} ({outcome})"
+                )
                 if msg.error:
-                    self._print(self._style(f"tool failed: {msg.error}", "red"))
+                    self._print(self._style(msg.error, "red"))
             case ev.WebSearchEndEvent():
                 query = msg.query or ev.web_search_query(msg.action)
                 self._print(f"{self._style('web search:', 'magenta', 'bold')} {query}")
