@@ -147,6 +147,15 @@ def test_queue_over_ws_for_a_thread_not_loaded(
     assert refused.returncode == 1 and "HTTP error: 401 Unauthorized" in refused.stderr
     watcher.close()
 
+    plain = WsClient(server.url, checker, token="tok-123")
+    plain.initialize(experimental=False)
+    answer = plain.call("thread/queue/list", {"threadId": thread_id})
+    assert answer["error"] == {
+        "code": -32600,
+        "message": "thread/queue/list requires experimentalApi capability",
+    }
+    plain.close()
+
 
 def test_queue_refusals(codex_home: Path) -> None:
     """Bad arguments and no server: 0.169's one-line errors, exit 1, no traceback."""

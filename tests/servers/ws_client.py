@@ -167,6 +167,16 @@ class WsClient(AppServerClient):
         errors = list(self._queue_validators[title].iter_errors(result))
         assert not errors, f"{method}: {errors[0].message} in {result}"
 
+    def initialize(self, experimental: bool = True) -> Message:
+        """The handshake, asking for the experimental API (as 0.169's TUI and CLI do)."""
+        params = {
+            "clientInfo": {"name": "tests", "version": "1.0"},
+            "capabilities": {"experimentalApi": experimental},
+        }
+        result = self.call("initialize", params)
+        self.send({"method": "initialized"})
+        return result
+
     def wait_closed(self, timeout: float = 20) -> float:
         """Seconds until the server closed the connection (fails after `timeout`)."""
         start = time.monotonic()

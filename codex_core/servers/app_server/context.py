@@ -17,6 +17,8 @@ class ServerContext(Protocol):
     cli_overrides: list[str]
     initialized: bool
     client_name: str
+    experimental_api: bool
+    """The client asked for the experimental methods (`capabilities.experimentalApi`)."""
     threads: dict[str, LoadedThread]
     hub: ThreadHub
     """The process's threads, shared with every other connection."""

@@ -66,6 +66,7 @@ async def initialize(server: ServerContext, params: m.InitializeParams) -> m.Ini
         raise RpcError(str(err)) from None
     server.initialized = True
     server.client_name = params.clientInfo.name
+    server.experimental_api = bool(params.capabilities and params.capabilities.experimentalApi)
     return m.InitializeResponse(
         userAgent=user_agent(params.clientInfo),
         codexHome=str(home),

@@ -1,5 +1,8 @@
 """The `thread/queue/*` requests (experimental in Codex 0.169): messages waiting for a thread.
 
+Only a client that asked for `capabilities.experimentalApi` may call them (0.169 answers
+others `<method> requires experimentalApi capability`, -32600).
+
 A thread that is neither loaded here nor recorded is refused with 0.169's internal error
 (`failed to read thread: …`, -32603). The queue itself is ThreadQueues (shared by every
 connection through the hub); an idle loaded thread runs a message as soon as it is added.
@@ -118,12 +121,28 @@ async def queue_start(
 
 
 Handler = Callable[[ServerContext, Any], Awaitable[BaseModel]]
+
+
+def _experimental(method: str, handler: Handler) -> Handler:
+    """`handler`, refused as 0.169 refuses it to a client without `experimentalApi`."""
+
+    async def guarded(server: ServerContext, params: Any) -> BaseModel:
+        if not server.experimental_api:
+            raise RpcError(f"{method} requires experimentalApi capability")
+        return await handler(server, params)
+
+    return guarded
+
+
 QUEUE_METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
-    "thread/queue/add": (q.ThreadQueueAddParams, queue_add),
-    "thread/queue/list": (q.ThreadQueueListParams, queue_list),
-    "thread/queue/update": (q.ThreadQueueUpdateParams, queue_update),
-    "thread/queue/delete": (q.ThreadQueueDeleteParams, queue_delete),
-    "thread/queue/reorder": (q.ThreadQueueReorderParams, queue_reorder),
-    "thread/queue/start": (q.ThreadQueueStartParams, queue_start),
+    method: (params, _experimental(method, handler))
+    for method, params, handler in (
+        ("thread/queue/add", q.ThreadQueueAddParams, queue_add),
+        ("thread/queue/list", q.ThreadQueueListParams, queue_list),
+        ("thread/queue/update", q.ThreadQueueUpdateParams, queue_update),
+        ("thread/queue/delete", q.ThreadQueueDeleteParams, queue_delete),
+        ("thread/queue/reorder", q.ThreadQueueReorderParams, queue_reorder),
+        ("thread/queue/start", q.ThreadQueueStartParams, queue_start),
+    )
 }
 """The experimental queue requests, in 0.169's order."""

@@ -62,6 +62,7 @@ class AppServer:
         self._methods = methods
         self.initialized = False
         self.client_name = ""
+        self.experimental_api = False
         self.threads: dict[str, LoadedThread] = self.hub.threads
         self._tasks: set[asyncio.Task[None]] = set()
         self._after: list[n.ServerMessage] = []
