@@ -16,7 +16,7 @@ from typing import Any
 from codex_core.config.edit import set_hook_state
 from codex_core.config.loader import read_config_toml
 from codex_core.hooks.sources import load_hooks
-from tests.compat.conftest import Cli
+from tests.compat.conftest import Cli, user_texts
 from tests.support.model_server import ModelServer
 from tests.support.plugin_market import git_commit_all, git_http_server, make_marketplace
 from tests.support.sse import message, turn
@@ -155,11 +155,18 @@ def test_plugin_installed_by_codex_rust_joins_our_session(
     [hook] = load_hooks(shared_home, {}, None, data["plugins"]).hooks
     set_hook_state(shared_home, hook.key, trusted_hash=hook.current_hash)
     model_server.add(turn(message("one")), turn(message("two")))
-    assert rust.exec(model_server, "hi", cwd=project).returncode == 0
+    prompt = "use $demo:demo-skill"
+    assert rust.exec(model_server, prompt, cwd=project).returncode == 0
     assert len(list(records.glob("ups.*.json"))) == 1  # 0.169 ran the plugin hook we trusted
-    ours = Cli(CODEX, shared_home).exec(model_server, "hi", cwd=project)
+    ours = Cli(CODEX, shared_home).exec(model_server, prompt, cwd=project)
     assert ours.returncode == 0, ours.stderr
     assert len(list(records.glob("ups.*.json"))) == 2
     theirs_text, ours_text = (_skills_text(r.body) for r in model_server.requests[-2:])
     assert "- demo:demo-skill: A demo skill (file: r" in ours_text
     assert ours_text == theirs_text
+    injected = [
+        [t for t in user_texts(r.body) if t.startswith("<skill>")]
+        for r in model_server.requests[-2:]
+    ]
+    assert injected[0] == injected[1] and len(injected[0]) == 1
+    assert injected[0][0].startswith("<skill>\n<name>demo:demo-skill</name>\n<path>")
