@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from codex_core.git_repo import find_repo, read_head
 from codex_core.git_snapshot import restore_snapshot, take_snapshot, working_tree_diff
+from codex_core.review.targets import merge_base
 from codex_core.rollout.git_info import collect_git_info
 from codex_tui.app.file_search import FileIndex
 from tests.support.model_server import ModelServer
@@ -73,6 +75,9 @@ def exercise(cwd: Path, codex_home: Path) -> None:
     snapshot = take_snapshot(cwd, "t")
     working_tree_diff(cwd)
     collect_git_info(cwd)
+    found = find_repo(cwd)
+    branch = read_head(found)[1] if found is not None else None
+    assert branch is not None and merge_base(cwd, branch) is not None  # `codex review --base`
     index = FileIndex(cwd)
     index.walk()
     (cwd / "tracked.txt").write_text("three\n")
