@@ -237,6 +237,32 @@ def _rollout_inventory(folder: Path) -> str:
     return f"{count} files · {size} B"
 
 
+def git_environment(cwd: Path, environ: Mapping[str, str]) -> Check:
+    """The git that host-side features would use (found, never run: nothing of the
+    workspace executes), and whether `cwd` is in a repository (read from files)."""
+    from codex_core.git_repo import find_repo
+    from codex_core.host_git import git_executable
+
+    git = git_executable(cwd, environ)
+    repo = find_repo(cwd)
+    details: dict[str, DetailValue] = {
+        "selected git": git or "not found",
+        "repo detected": str(repo is not None).lower(),
+    }
+    if repo is not None:
+        details["repo root"] = str(repo.work_tree)
+    if git is None:
+        return Check(
+            "git.environment",
+            "git",
+            "warning",
+            "no usable git on PATH: /diff, /undo and --worktree will not work",
+            details,
+            "Install git, or put its directory (outside the workspace and /tmp) on PATH.",
+        )
+    return Check("git.environment", "git", "ok", "git found; not run", details)
+
+
 def network_env(environ: Mapping[str, str]) -> Check:
     """Proxy variables (names only: values can hold credentials) and the CA bundle override."""
     names = [

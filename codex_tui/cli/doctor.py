@@ -8,18 +8,20 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 
 from codex_core.doctor import Check, DetailValue, Report, timed
 from codex_tui.cli.args import CliParser, add_config_flags
 
 SECTIONS: list[tuple[str, tuple[str, ...]]] = [
-    ("Environment", ("installation", "state.paths")),
+    ("Environment", ("installation", "state.paths", "git.environment")),
     ("Configuration", ("config.load", "auth.credentials", "mcp.config", "sandbox.helpers")),
     ("Connectivity", ("network.env", "network.provider_reachability")),
 ]
 LABELS = {
     "installation": "install",
     "state.paths": "state",
+    "git.environment": "git",
     "config.load": "config",
     "auth.credentials": "auth",
     "mcp.config": "mcp",
@@ -98,6 +100,7 @@ def diagnose(pairs: list[str], *, profile: str | None, network_only: bool) -> Re
         executable = os.path.abspath(sys.argv[0])
         checks.append(timed(lambda: local_checks.installation(executable, __version__, environ)))
         checks.append(timed(lambda: local_checks.state_paths(home)))
+        checks.append(timed(lambda: local_checks.git_environment(Path.cwd(), environ)))
     loaded: list[object] = []
 
     def config_check() -> Check:

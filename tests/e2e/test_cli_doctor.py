@@ -30,6 +30,7 @@ SECRET = "sk-doctor-secret-0123456789"
 SHARED_IDS = (
     "auth.credentials",
     "config.load",
+    "git.environment",
     "installation",
     "mcp.config",
     "network.env",
