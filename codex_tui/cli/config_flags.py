@@ -55,10 +55,12 @@ def check_config_flags(ns: argparse.Namespace) -> Path:
     """CODEX_HOME, once the feature flags and --strict-config have passed.
 
     Raises:
-        ConfigFlagError: As `config_pairs`.
-        ConfigError: CODEX_HOME is set but is not a directory.
+        ConfigFlagError: As `config_pairs`, or CODEX_HOME is set but is not a directory.
     """
-    from codex_core.config import find_codex_home
+    from codex_core.frontend.home import CodexHomeError, find_codex_home
 
     config_pairs(ns)
-    return find_codex_home()
+    try:
+        return find_codex_home()
+    except CodexHomeError as err:
+        raise ConfigFlagError(f"Error: {err}") from None

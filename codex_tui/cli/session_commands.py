@@ -230,7 +230,6 @@ def delete_main(argv: list[str]) -> int:
 
 def main(verb: Verb, argv: list[str]) -> int:
     """Entry for `codex archive|unarchive|delete` (argv after the verb)."""
-    from codex_core.config import ConfigError
     from codex_tui.cli.config_flags import ConfigFlagError, check_config_flags
 
     ns = build_parser(verb).parse_args(argv)
@@ -246,7 +245,7 @@ def main(verb: Verb, argv: list[str]) -> int:
             line = unarchive(home, ns.session)
         else:
             line = delete(home, ns.session, force=ns.force)
-    except (SessionCommandError, ConfigError) as err:
+    except SessionCommandError as err:
         print(f"Error: {err}", file=sys.stderr)
         return 1
     print(line)
