@@ -87,6 +87,7 @@ class AutoReviewer:
         text = review_request_text(s.history, action, s.session_id)
         items: list[ResponseItem] = [user_message(text)]
         client = s.client_factory(s.config, s.session_id, self.turn.with_changes(effort="low"))
+        client.extra_headers["x-openai-subagent"] = "guardian"  # 0.169's name for this call
         assessment = Assessment.failed("the reviewer gave no answer")
         try:
             async with asyncio.timeout(self.timeout_s):

@@ -84,6 +84,9 @@ class ModelClient:
         self._effort = effort
         self._summary = summary
         self._verbosity = verbosity
+        self.extra_headers: dict[str, str] = {}
+        """Headers of this client's requests on top of the usual ones (a sub-agent's
+        `x-openai-subagent`, as the Codex CLI 0.169 sends for reviews)."""
         self._sleep = sleep
         self._http = httpx.AsyncClient(
             transport=transport,
@@ -111,6 +114,7 @@ class ModelClient:
             headers["OpenAI-Beta"] = "responses=experimental"
         if self._api_key:
             headers["Authorization"] = f"Bearer {self._api_key}"
+        headers.update(self.extra_headers)
         headers.update(self.provider.headers())
         return headers
 

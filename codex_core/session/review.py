@@ -93,6 +93,7 @@ async def run_review(s: TurnHost, runner: TurnRunner, sub: Submission) -> None:
     )
     emit(TaskStartedEvent(model_context_window=s.effective_context_window()))
     client = s.client_factory(s.config, s.session_id, turn)
+    client.extra_headers["x-openai-subagent"] = "review"  # as 0.169 marks a review's requests
     registry = default_registry(
         exec_tool_style(turn.model, s.config.model_provider.wire_api), offer_plan=False
     )

@@ -102,6 +102,7 @@ def test_approve_for_me_allowed_escalation_runs_as_0169(
     ours = comparable(jsonl(done.stdout))
     assert ours == comparable(recorded_lines("exec_json_allow.jsonl", target))
     [reviewer] = reviewer_bodies(model_server)
+    assert model_server.requests[1].header("x-openai-subagent") == "guardian"  # as 0.169
     # the reviewer's answer is asked in 0.169's JSON shape, with no tools, at low effort
     schema = reviewer["text"]["format"]["schema"]
     theirs = RECORDED["reviewer_request"]["text"]["format"]["schema"]

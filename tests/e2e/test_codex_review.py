@@ -98,6 +98,7 @@ def test_exec_review_uncommitted_prints_the_findings_as_0169(
     assert "user\ncurrent changes\n" in done.stderr
     assert "approval: never" in done.stderr and "sandbox: read-only" in done.stderr
     first = model_server.requests[0].body
+    assert model_server.requests[0].header("x-openai-subagent") == "review"  # 0.169's header
     # the reviewer's own instructions carry the answer's schema; the diff is never sent
     for key in ("findings", "code_location", "line_range", "overall_correctness"):
         assert f'"{key}"' in first["instructions"]
