@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import AsyncExitStack
@@ -27,12 +26,12 @@ from mcp.shared.exceptions import McpError
 from codex_core import __version__
 from codex_core.config.types import McpServerConfig
 from codex_core.mcp.launch import http_headers, startup_timeout, stdio_env
+from codex_core.mcp.stderr_log import stderr_to_log
 from codex_core.mcp.stdio import stdio_transport
 
 log = logging.getLogger(__name__)
 # The SDK logs every unparsable line with a traceback; our own log says what failed.
 logging.getLogger("mcp").setLevel(logging.CRITICAL)
-stderr_log = logging.getLogger("codex_core.mcp.stderr")
 
 _T = TypeVar("_T")
 Elicit = Callable[[str, types.ElicitRequestParams], Awaitable[types.ElicitResult]]
@@ -88,7 +87,7 @@ class ServerConnection:
                     streams = await stack.enter_async_context(self._http_transport(stack))
                     read, write = streams[0], streams[1]
                 else:
-                    stderr_write = _stderr_to_log(self.name)
+                    stderr_write = stderr_to_log(self.name)
                     read, write = await stack.enter_async_context(
                         stdio_transport(self._stdio_params(), stderr_write, lambda: self._hurry)
                     )
@@ -280,16 +279,3 @@ def _describe(err: BaseException, timeout: float | None = None, method: str = "t
         # The Codex CLI's words for a JSON-RPC error answer to a resources request.
         return f"Mcp error: {err.error.code}: {err.error.message}"
     return text or type(err).__name__
-
-
-def _stderr_to_log(server: str) -> IO[str]:
-    """A file whose lines end up in the log as `[mcp <server>] line`."""
-    read_fd, write_fd = os.pipe()
-
-    def pump() -> None:
-        with os.fdopen(read_fd, "r", errors="replace") as lines:
-            for line in lines:
-                stderr_log.info("[mcp %s] %s", server, line.rstrip("\n"))
-
-    threading.Thread(target=pump, name=f"mcp stderr {server}", daemon=True).start()
-    return os.fdopen(write_fd, "w")

@@ -24,6 +24,8 @@ from mcp import StdioServerParameters, types
 from mcp.client.stdio import get_default_environment
 from mcp.shared.message import SessionMessage
 
+from codex_core.mcp.early import claim
+
 EXIT_GRACE_SEC = 2.0
 """How long a server gets to exit on its own once its stdin is closed."""
 TERM_GRACE_SEC = 2.0
@@ -43,8 +45,10 @@ async def stdio_transport(
     says the user is waiting, then its process group gets SIGTERM and, later, SIGKILL.
     """
     env = {**get_default_environment(), **(params.env or {})}
-    process = await anyio.open_process(
-        [params.command, *params.args],
+    argv = [params.command, *params.args]
+    # A server `codex_core.mcp.early` started exactly so is adopted: it has been booting.
+    process = claim(argv, env, params.cwd) or await anyio.open_process(
+        argv,
         env=env,
         cwd=params.cwd,
         stderr=errlog,

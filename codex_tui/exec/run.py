@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,7 +21,6 @@ from codex_core.protocol import (
     TurnEndEvent,
     UserTurnOp,
 )
-from codex_core.session import Session
 
 
 class EventProcessor(Protocol):
@@ -45,6 +45,10 @@ async def run_exec_session(
     op: Op | None = None,
 ) -> int:
     """Run one turn to completion (the prompt's, or `op`'s); returns the process exit code."""
+    from codex_core.mcp.early import discard_unclaimed, start_early
+
+    # Stdio MCP servers boot on the other core while the session's modules load.
+    await start_early(config.mcp_servers or {}, os.environ, str(config.cwd))
     processor: EventProcessor
     if json_mode:
         from codex_tui.exec.jsonl import JsonlProcessor
@@ -54,7 +58,13 @@ async def run_exec_session(
         from codex_tui.exec.human import HumanProcessor
 
         processor = HumanProcessor(config, prompt, out=sys.stdout, err=sys.stderr, color=color)
-    session = await Session.create(config, source="exec", resume_path=resume_path)
+    try:
+        from codex_core.session import Session
+
+        session = await Session.create(config, source="exec", resume_path=resume_path)
+    except BaseException:
+        await discard_unclaimed()
+        raise
     items: list[TextInput | LocalImageInput] = [TextInput(text=prompt)]
     items.extend(LocalImageInput(path=str(p)) for p in images)
     await session.submit(
@@ -84,6 +94,7 @@ async def run_exec_session(
             if isinstance(event.msg, ShutdownCompleteEvent):
                 break
             processor.handle(event)
+        await discard_unclaimed()  # none, unless the session stopped before adopting them
     if output_last_message is not None:
         try:
             output_last_message.write_text(processor.last_message or "", encoding="utf-8")
