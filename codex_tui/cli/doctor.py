@@ -8,10 +8,15 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from codex_core.doctor import Check, DetailValue, Report, timed
 from codex_tui.cli.args import CliParser, add_config_flags
+
+if TYPE_CHECKING:
+    from codex_core.config import Config
 
 SECTIONS: list[tuple[str, tuple[str, ...]]] = [
     ("Environment", ("installation", "state.paths", "git.environment")),
@@ -101,24 +106,17 @@ def diagnose(pairs: list[str], *, profile: str | None, network_only: bool) -> Re
         checks.append(timed(lambda: local_checks.installation(executable, __version__, environ)))
         checks.append(timed(lambda: local_checks.state_paths(home)))
         checks.append(timed(lambda: local_checks.git_environment(Path.cwd(), environ)))
-    loaded: list[object] = []
-
-    def config_check() -> Check:
-        check, config = local_checks.config_load(ConfigOverrides(profile=profile), pairs, home)
-        loaded.append(config)
-        return check
-
-    checks.append(timed(config_check))
-    config = loaded[0] if loaded else None
-    from codex_core.config import Config
-
-    if isinstance(config, Config) and not network_only:
+    started = time.monotonic()
+    loaded, config = local_checks.config_load(ConfigOverrides(profile=profile), pairs, home)
+    loaded.duration_ms = int((time.monotonic() - started) * 1000)
+    checks.append(loaded)
+    if config is not None and not network_only:
         ready = config
         checks.append(timed(lambda: local_checks.auth_credentials(ready, environ)))
         checks.append(timed(lambda: probes.mcp_servers(ready, environ)))
         checks.append(timed(lambda: sandbox_check(ready)))
     checks.append(timed(lambda: local_checks.network_env(environ)))
-    if isinstance(config, Config):
+    if config is not None:
         reachable = config
         checks.append(timed(lambda: probes.provider_reachability(reachable)))
     else:
@@ -135,11 +133,8 @@ def diagnose(pairs: list[str], *, profile: str | None, network_only: bool) -> Re
     return Report(__version__, checks)
 
 
-def sandbox_check(config: object) -> Check:
+def sandbox_check(config: Config) -> Check:
     """What `codex sandbox --check` knows, against the configured sandbox mode."""
-    from codex_core.config import Config
-
-    assert isinstance(config, Config)
     mode = config.sandbox_policy.mode
     details: dict[str, DetailValue] = {
         "sandbox mode": mode,
