@@ -10,6 +10,7 @@ from typing import Any
 
 from codex_core.servers.app_server.handlers import SERVED
 from codex_core.servers.app_server.server import AppServer
+from codex_core.servers.app_server.warmup import start_warmup
 
 MAX_LINE_BYTES = 64 * 1024 * 1024
 """A line may carry base64 images; longer ones are dropped like non-JSON lines."""
@@ -30,6 +31,7 @@ async def serve_stdio(cli_overrides: list[str]) -> int:
     reader = asyncio.StreamReader(limit=MAX_LINE_BYTES)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     server = AppServer(cli_overrides, write_stdout, SERVED)
+    start_warmup()
     try:
         while True:
             try:

@@ -36,6 +36,7 @@ from codex_core.servers.app_server.listen import Listen
 from codex_core.servers.app_server.server import AppServer
 from codex_core.servers.app_server.transport import MAX_LINE_BYTES
 from codex_core.servers.app_server.unix_socket import ControlSocket
+from codex_core.servers.app_server.warmup import start_warmup
 from codex_core.servers.app_server.ws_auth import WebsocketAuth
 
 log = logging.getLogger(__name__)
@@ -204,6 +205,7 @@ async def serve_websocket(
     port = listener.sockets[0].getsockname()[1]
     sys.stderr.write(banner(listen.host, port))
     sys.stderr.flush()
+    start_warmup()
     await _run(listener, state)
     return 0
 
@@ -224,6 +226,7 @@ async def serve_unix(path: Path, cli_overrides: list[str]) -> int:
             state.handle, str(control.real), process_request=state.process_request, **COMMON
         )
         control.publish()
+        start_warmup()
         await _run(listener, state)
     except OSError as err:
         print(f"Error: cannot listen on {path}: {err.strerror or err}", file=sys.stderr)

@@ -1,0 +1,37 @@
+"""Load, in a background thread, what a thread's first model request needs.
+
+A server process spends its first `turn/start` importing the HTTP stack (httpcore, h11,
+anyio's sockets: ~150-250 ms) and reading package resources; clients send `initialize` and
+`thread/start` first, and users type, so doing it while the server waits for them takes it
+off the first turn's path to its first delta. Python's import lock makes a request that needs
+a module meanwhile wait for this import instead of repeating it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+log = logging.getLogger(__name__)
+
+
+def _warm() -> None:
+    try:
+        import importlib.readers  # noqa: F401
+        import importlib.resources.readers  # noqa: F401
+
+        import anyio._core._sockets  # noqa: F401
+        import anyio._core._streams  # noqa: F401
+        import anyio.lowlevel  # noqa: F401
+        import httpcore  # noqa: F401
+
+        from codex_core.client.model_client import _shared_ssl_context
+
+        _shared_ssl_context()
+    except Exception:  # an optimisation only: the request imports what it needs itself
+        log.debug("warm-up failed", exc_info=True)
+
+
+def start_warmup() -> None:
+    """Start the warm-up (a daemon thread; nothing waits for it)."""
+    threading.Thread(target=_warm, name="codex-warmup", daemon=True).start()
