@@ -228,3 +228,56 @@ def test_unix_socket(
     third = start_server(f"unix://{path}", wait=False)
     assert third.wait_exit() == 1
     assert FIXTURE["unix"]["not a socket"].format(path=path) in third.stderr
+
+
+def test_proxy_pipes_stdio_to_the_unix_socket(
+    start_server: Start, codex_home: Path, tmp_path: Path, checker: SchemaChecker
+) -> None:
+    """`codex app-server proxy --sock PATH` is a byte pipe, as 0.169's (observed: a websocket
+    upgrade written to its stdin is answered 101): a websocket client speaks through it."""
+    import socket
+
+    from websockets.sync.client import connect as ws_connect
+
+    path = tmp_path / "p.sock"
+    start_server(f"unix://{path}", wait=False)
+    deadline = time.monotonic() + 30
+    while not path.is_symlink() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    ours, theirs = socket.socketpair()
+    proxy = subprocess.Popen(
+        [str(CODEX), "app-server", "proxy", "--sock", str(path)],
+        stdin=theirs,
+        stdout=theirs,
+        env={**os.environ, "CODEX_HOME": str(codex_home)},
+    )
+    theirs.close()
+    try:
+        with ws_connect("ws://localhost/", sock=ours, open_timeout=30) as ws:
+            ws.send(
+                json.dumps(
+                    {
+                        "id": 1,
+                        "method": "initialize",
+                        "params": {"clientInfo": {"name": "t", "version": "1"}},
+                    }
+                )
+            )
+            answer = json.loads(ws.recv(timeout=30))
+            assert answer["id"] == 1 and answer["result"]["codexHome"] == str(codex_home)
+        assert proxy.wait(20) == 0
+    finally:
+        if proxy.poll() is None:
+            proxy.kill()
+            proxy.wait()
+
+    missing = subprocess.run(
+        [str(CODEX), "app-server", "proxy", "--sock", str(tmp_path / "none.sock")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "CODEX_HOME": str(codex_home)},
+    )
+    assert missing.returncode == 1
+    assert missing.stderr.startswith(f"Error: failed to connect to socket at {tmp_path}/none.sock")

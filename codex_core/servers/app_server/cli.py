@@ -44,6 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     schema = sub.add_parser("generate-json-schema", help="write the protocol's JSON schema")
     schema.add_argument("--out", required=True, metavar="DIR", help="output directory")
     schema.add_argument("--experimental", action="store_true", help="accepted; no effect")
+    proxy = sub.add_parser("proxy", help="pipe stdio bytes to a running app-server's unix socket")
+    proxy.add_argument("--sock", metavar="SOCKET_PATH", help="default: the control socket")
     return parser
 
 
@@ -56,6 +58,8 @@ def main(argv: list[str], global_overrides: list[str]) -> int:
         written = write_schema(Path(ns.out))
         print(f"wrote {len(written)} schema files to {ns.out}", file=sys.stderr)
         return 0
+    if ns.command == "proxy":
+        return _proxy(ns.sock)
     from codex_core.servers.app_server.listen import ListenError, parse_listen
 
     try:
@@ -126,3 +130,20 @@ def _run(main: Coroutine[Any, Any, int]) -> int:
         return asyncio.run(main)
     except KeyboardInterrupt:
         return 130
+
+
+def _proxy(sock: str | None) -> int:
+    from codex_core.servers.app_server.listen import control_socket
+    from codex_core.servers.app_server.proxy import proxy
+
+    if sock is not None:
+        path = Path(sock).absolute()
+    else:
+        from codex_core.frontend import CodexHomeError, find_codex_home
+
+        try:
+            path = control_socket(find_codex_home())
+        except CodexHomeError as err:
+            print(f"Error: {err}", file=sys.stderr)
+            return 1
+    return _run(proxy(path))
