@@ -108,8 +108,9 @@ def test_queue_over_ws_for_a_thread_not_loaded(
     start_server: Start, model_server: ModelServer, codex_home: Path, checker: SchemaChecker
 ) -> None:
     """A recorded thread the server has not loaded: the message waits (listed) until the
-    thread is resumed, then runs; `--remote ws://` sends the token from the environment."""
-    model_server.add(turn(message("one")), turn(message("later")))
+    thread is resumed (here by `codex queue --resume`), then each message runs as a turn;
+    `--remote ws://` sends the token from the environment."""
+    model_server.add(turn(message("one")), turn(message("later")), turn(message("again")))
     first_server = start_server("ws://127.0.0.1:0")
     client = WsClient(first_server.url, checker)
     thread_id = start_thread(client)
@@ -133,9 +134,27 @@ def test_queue_over_ws_for_a_thread_not_loaded(
     watcher.initialize()
     listed = watcher.call("thread/queue/list", {"threadId": thread_id})["result"]
     assert [s["id"] for s in listed["data"]] == [queued_id]
-    watcher.call("thread/resume", {"threadId": thread_id})
-    watcher.notification("turn/completed", timeout=30)
-    assert _user_texts(watcher, 0) == ["waits"]
+    # --resume loads the thread on the server: both messages run, one turn each, in order.
+    resumed = queue(
+        codex_home, "--thread", thread_id, "--message", "also", "--resume", *remote, env=env
+    )
+    _queued(resumed, thread_id)
+    assert resumed.stderr == ""
+    deadline = time.monotonic() + 30
+    while True:
+        read = watcher.call("thread/read", {"threadId": thread_id, "includeTurns": True})
+        turns = read["result"]["thread"]["turns"]
+        if len(turns) == 3 and all(t["status"] == "completed" for t in turns):
+            break
+        assert time.monotonic() < deadline, turns
+        time.sleep(0.2)
+    texts = [
+        item["content"][0]["text"]
+        for t in turns
+        for item in t["items"]
+        if item["type"] == "userMessage"
+    ]
+    assert texts == ["first", "waits", "also"]
     assert watcher.call("thread/queue/list", {"threadId": thread_id})["result"]["data"] == []
 
     unknown = queue(codex_home, "--thread", UNKNOWN, "--message", "x", *remote, env=env)
