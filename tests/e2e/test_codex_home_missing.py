@@ -33,6 +33,15 @@ SUBCOMMANDS: list[list[str]] = [
     ["mcp", "list"],
     ["completion", "bash"],
     ["logout"],
+    ["fork", "--last"],
+    ["archive", "abc"],
+    ["unarchive", "abc"],
+    ["delete", "--force", "abc"],
+    ["features", "list"],
+    ["doctor"],
+    ["queue", "--thread", "abc", "--message", "hi"],
+    ["review", "--uncommitted"],
+    ["plugin", "list"],
 ]
 
 
