@@ -25,7 +25,7 @@ COMMANDS: tuple[SlashCommand, ...] = (
     SlashCommand("fork", "continue this conversation as a new session"),
     SlashCommand("init", "have Codex write an AGENTS.md for this project"),
     SlashCommand("compact", "summarise the conversation to free context"),
-    SlashCommand("review", "have Codex review the uncommitted changes"),
+    SlashCommand("review", "have a reviewer look at changes, a branch or a commit"),
     SlashCommand("undo", "put files back as they were before the last turn"),
     SlashCommand("diff", "show the working-tree diff, new files included", idle_only=False),
     SlashCommand("mention", "insert a file path (same as typing @)", idle_only=False),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -46,10 +47,14 @@ def test_tui_review_shows_findings_and_the_next_turn_knows_them(
     term = spawn(codex_bin, flags, repo)
     term.wait_for("Ask Codex to do anything")
     send_line(term, "/review")
-    term.wait_for("Subtraction instead of addition", timeout=30)
-    term.wait_for("Worked for")
+    term.wait_for("What should the reviewer look at?", timeout=30)
+    term.child.send("\x1b[B")  # down: the uncommitted changes
+    time.sleep(0.3)
+    term.child.send("\r")
+    term.wait_for("Subtraction instead of addition", timeout=45)
+    term.wait_for("Worked for", timeout=30)
     send_line(term, "fix the P1")
-    term.wait_for("Fixed it.")
+    term.wait_for("Fixed it.", timeout=30)
     quit_app(term)
     review, follow_up = model_server.bodies
     assert '"overall_correctness"' in review["instructions"]
@@ -80,8 +85,8 @@ def test_tui_approve_for_me_denial_is_shown_and_nobody_is_asked(
     term = spawn(codex_bin, ["--approve-for-me", *model_server.cli_flags()], repo)
     term.wait_for("Ask Codex to do anything")
     send_line(term, "make the file")
-    term.wait_for("Auto-review denied codex to run touch", timeout=30)
-    term.wait_for("I will not write there.")
+    term.wait_for("Auto-review denied codex to run touch", timeout=45)
+    term.wait_for("I will not write there.", timeout=30)
     screen = quit_app(term)
     assert "Not requested by the user." in screen
     assert not target.exists()

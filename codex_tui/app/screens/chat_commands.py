@@ -16,14 +16,11 @@ from codex_core.git_snapshot import NotAGitRepoError, SnapshotError, working_tre
 from codex_core.protocol import (
     CleanBackgroundTerminalsOp,
     CompactOp,
-    CustomTarget,
     ListBackgroundTerminalsOp,
     ListMcpToolsOp,
     Op,
     OverrideTurnContextOp,
-    ReviewOp,
     TerminateBackgroundTerminalOp,
-    UncommittedTarget,
     UndoOp,
 )
 from codex_core.protocol.common import (
@@ -265,13 +262,11 @@ class SlashRunner:
         await self.screen.send_text(INIT_PROMPT)
 
     async def cmd_review(self, args: str) -> None:
-        """Have a reviewer look at the uncommitted changes (or do what `args` asks), as
-        `codex review` does; its findings become the turn's answer."""
-        from codex_core.review import review_hint
+        """A code review as `codex review` runs it: `/review TEXT` at once, `/review` asks
+        what to review first; the findings become the turn's answer."""
+        from codex_tui.app.screens.review_flow import start_review
 
-        target = CustomTarget(instructions=args) if args else UncommittedTarget()
-        await self.screen.add_cell(NoticeCell("info", f"Code review: {review_hint(target)}"))
-        await self.screen.submit_op(ReviewOp(target=target))
+        await start_review(self.screen, Path(self.screen.applier.cwd or "."), args)
 
     async def cmd_mention(self, _args: str) -> None:
         """Start an @ mention in the composer."""
