@@ -77,8 +77,8 @@ def test_client_gone_mid_turn_the_turn_runs_on(
 ) -> None:
     """The only client leaves during a turn: the server keeps the thread and finishes the
     turn; a client that resumes it later is sent the rest and sees it complete."""
-    words = [f"w{i} " for i in range(12)]
-    model_server.add(slow(turn(*[message(w) for w in words]), 0.25))
+    words = [f"w{i} " for i in range(16)]
+    model_server.add(slow(turn(message("".join(words))), 0.2))
     server = start_server("ws://127.0.0.1:0")
     a = WsClient(server.url, checker)
     thread_id = start_thread(a)
@@ -100,7 +100,7 @@ def test_client_gone_mid_turn_the_turn_runs_on(
 def test_server_killed_mid_turn_client_sees_the_end(
     start_server: Start, model_server: ModelServer, checker: SchemaChecker
 ) -> None:
-    model_server.add(slow(turn(*[message(f"w{i} ") for i in range(40)]), 0.25))
+    model_server.add(slow(turn(message(" ".join(f"w{i}" for i in range(40)))), 0.25))
     server = start_server("ws://127.0.0.1:0")
     client = WsClient(server.url, checker)
     thread_id = start_thread(client)
@@ -115,7 +115,7 @@ def test_sigterm_lets_the_running_turn_complete(
 ) -> None:
     """As 0.169 (observed): SIGTERM during a turn stops the server once the turn completed;
     its client sees the end; with no turn running a SIGTERM stops it at once."""
-    model_server.add(slow(turn(*[message(f"w{i} ") for i in range(8)]), 0.25))
+    model_server.add(slow(turn(message(" ".join(f"w{i}" for i in range(8)))), 0.2))
     server = start_server("ws://127.0.0.1:0")
     client = WsClient(server.url, checker)
     thread_id = start_thread(client)

@@ -62,7 +62,7 @@ def test_queue_through_the_control_socket(
     model_server.add(
         turn(message("one")),
         turn(message("two")),
-        slow(turn(*[message(f"w{i} ") for i in range(8)]), 0.25),
+        slow(turn(message(" ".join(f"w{i}" for i in range(8)))), 0.2),
         turn(message("four")),
         turn(message("five")),
     )
