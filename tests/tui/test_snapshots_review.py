@@ -118,7 +118,7 @@ async def test_review_presets_submit_the_review_op(repo: Path) -> None:
         await slash(pilot, boot, "/review")
         await pick(pilot, boot, "down", "enter")  # uncommitted changes
         await slash(pilot, boot, "/review")
-        await pick(pilot, boot, "enter", "enter")  # base branch: the one other branch, main
+        await pick(pilot, boot, "enter", "down", "enter")  # base branch: feature, then main
         await slash(pilot, boot, "/review")
         await pick(pilot, boot, "down", "down", "enter", "enter")  # the newest commit
         await slash(pilot, boot, "/review")

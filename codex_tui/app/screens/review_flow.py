@@ -30,7 +30,7 @@ from codex_tui.app.widgets.cells.notice_cell import NoticeCell
 from codex_tui.app.widgets.composer import Composer
 
 PRESETS = [
-    Choice("base", "Review against a base branch", "what this branch would merge (PR style)"),
+    Choice("base", "Review against a base branch", "(PR style) what this branch would merge"),
     Choice("uncommitted", "Review uncommitted changes", "staged, unstaged and untracked files"),
     Choice("commit", "Review a commit", "the changes one commit made"),
     Choice("custom", "Custom review instructions", "type what to look at"),
@@ -60,13 +60,13 @@ class ReviewHost(Protocol):
         ...
 
 
-def local_branches(cwd: Path) -> list[str]:
-    """The repository's local branches, the current one left out (read from files only)."""
+def local_branches(cwd: Path) -> tuple[list[str], str | None]:
+    """The repository's local branches and the current one (read from files only)."""
     from codex_core.git_repo import find_repo, read_head
 
     repo = find_repo(cwd)
     if repo is None:
-        return []
+        return [], None
     _, current = read_head(repo)
     heads = repo.common_dir / "refs" / "heads"
     names: set[str] = set()
@@ -80,8 +80,7 @@ def local_branches(cwd: Path) -> list[str]:
         _, _, ref = line.partition(" ")
         if ref.startswith("refs/heads/"):
             names.add(ref.removeprefix("refs/heads/"))
-    names.discard(current or "")
-    return sorted(names)
+    return sorted(names), current
 
 
 def recent_commits(cwd: Path) -> list[tuple[str, str]]:
@@ -115,7 +114,7 @@ async def start_review(screen: ReviewHost, cwd: Path, args: str) -> None:
         await picked_preset(screen, cwd, choice)
 
     screen.app.push_screen(
-        ChoiceScreen("Code review", "What should the reviewer look at?", PRESETS),
+        ChoiceScreen("Select a review preset", "What should the reviewer look at?", PRESETS),
         callback=preset,
     )
 
@@ -126,9 +125,9 @@ async def picked_preset(screen: ReviewHost, cwd: Path, choice: str | None) -> No
     if choice == "uncommitted":
         await submit_review(screen, UncommittedTarget())
     elif choice == "base":
-        branches = await asyncio.to_thread(local_branches, cwd)
+        branches, current = await asyncio.to_thread(local_branches, cwd)
         if not branches:
-            await screen.add_cell(NoticeCell("info", "No other local branch to review against"))
+            await screen.add_cell(NoticeCell("info", "No local branch to review against"))
             return
 
         async def branch(name: str | None) -> None:
@@ -136,7 +135,8 @@ async def picked_preset(screen: ReviewHost, cwd: Path, choice: str | None) -> No
                 await submit_review(screen, BaseBranchTarget(branch=name))
 
         rows = [Choice(name, name) for name in branches]
-        push(ChoiceScreen("Base branch", "Review this branch against…", rows), callback=branch)
+        where = f"Current branch: {current}" if current else "Detached HEAD"
+        push(ChoiceScreen("Select a base branch", where, rows), callback=branch)
     elif choice == "commit":
         commits = await asyncio.to_thread(recent_commits, cwd)
         if not commits:
@@ -149,7 +149,7 @@ async def picked_preset(screen: ReviewHost, cwd: Path, choice: str | None) -> No
                 await submit_review(screen, CommitTarget(sha=sha, title=titles[sha] or None))
 
         rows = [Choice(sha, sha[:7], subject) for sha, subject in commits]
-        push(ChoiceScreen("Commit", "Review the changes of…", rows), callback=commit)
+        push(ChoiceScreen("Select a commit to review", "Newest first", rows), callback=commit)
     elif choice == "custom":
         screen.composer.load_text("/review ")
 
