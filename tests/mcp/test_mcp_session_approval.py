@@ -50,7 +50,10 @@ def context(approvals: SessionApprovals, decisions: list[ReviewDecision]) -> Too
         return decisions.pop(0)
 
     turn = SimpleNamespace(
-        approval_policy="on-request", sandbox_policy=WorkspaceWritePolicy(), cwd=Path("/")
+        approval_policy="on-request",
+        sandbox_policy=WorkspaceWritePolicy(),
+        cwd=Path("/"),
+        model="gpt-5.1-codex",
     )
     ctx = SimpleNamespace(
         turn=turn, emit=lambda _msg: None, approvals=approvals, request_exec_approval=ask
