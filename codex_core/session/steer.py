@@ -24,6 +24,8 @@ class SteeredInput:
         self.waiting: list[tuple[str, list[InputItem]]] = []
         """(submission id, input) in arrival order."""
         self.open = False
+        self.image_detail = "high"
+        """The `detail` attached images go at (the running turn's model's)."""
 
     def push(self, sub_id: str, items: list[InputItem]) -> bool:
         """Queue `items` for the running turn; False when no user turn is running."""
@@ -51,7 +53,7 @@ class SteeredInput:
         waiting, self.waiting = self.waiting, []
         for _sub_id, inputs in waiting:
             try:
-                message, text, images = user_input_message(inputs, cwd)
+                message, text, images = user_input_message(inputs, cwd, self.image_detail)
             except InputError as err:
                 emit(ErrorEvent(message=str(err)))
                 continue

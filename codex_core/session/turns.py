@@ -111,7 +111,7 @@ class TurnRunner:
         turn = s.turn
         emit: Callable[[EventMsg], None] = lambda msg: s.emit(sub.id, msg)  # noqa: E731
         try:
-            detail = image_detail(turn.model)
+            detail = self.steered.image_detail = image_detail(turn.model)
             message, text, images = user_input_message(op.items, turn.cwd, detail)
         except InputError as err:
             emit(ErrorEvent(message=str(err)))
