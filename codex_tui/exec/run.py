@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -58,6 +59,9 @@ async def run_exec_session(
         from codex_tui.exec.human import HumanProcessor
 
         processor = HumanProcessor(config, prompt, out=sys.stdout, err=sys.stderr, color=color)
+    # The session's modules and objects live as long as the process: collecting garbage
+    # while they load only walks them, again and again, before the first request.
+    gc.disable()
     try:
         from codex_core.session import Session
 
@@ -65,6 +69,9 @@ async def run_exec_session(
     except BaseException:
         await discard_unclaimed()
         raise
+    finally:
+        gc.freeze()  # later collections leave them alone
+        gc.enable()
     items: list[TextInput | LocalImageInput] = [TextInput(text=prompt)]
     items.extend(LocalImageInput(path=str(p)) for p in images)
     await session.submit(
