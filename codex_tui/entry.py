@@ -67,6 +67,12 @@ def dispatch() -> int:
         from codex_tui.cli.sandbox import main as sandbox_main
 
         return sandbox_main(sys.argv[2:])
+    if sys.argv[1:2] == ["exec"]:
+        # Until its session is up (`codex_tui.exec.run` resumes collecting), exec only
+        # builds what lives as long as the process: collecting would walk it again and again.
+        import gc
+
+        gc.disable()
     from codex_tui.cli.main import main as cli_main
 
     return cli_main(sys.argv[1:])
