@@ -85,7 +85,7 @@ def plugin_mcp_servers(plugins: list[InstalledPlugin]) -> tuple[dict[str, Any], 
     As in 0.169: a relative `cwd` is taken inside the plugin's copy, a server without one
     starts in the session's cwd, and `${PLUGIN_ROOT}` is not expanded.
     """
-    from codex_core.config.resolve import mcp_servers_from_toml
+    from codex_core.config.mcp_servers import mcp_servers_from_toml
     from codex_core.config.schema import ConfigToml
 
     servers: dict[str, Any] = {}

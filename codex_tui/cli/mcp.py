@@ -81,7 +81,7 @@ def main(argv: Sequence[str]) -> int:
 
 
 def _servers(home: Path, overrides: list[str]) -> dict[str, McpServerConfig]:
-    from codex_core.config.resolve import mcp_servers_from_toml
+    from codex_core.config.mcp_servers import mcp_servers_from_toml
     from codex_core.config.schema import ConfigToml, McpServerToml, sweep_unknown_keys
 
     _, data = read_config_toml(home / CONFIG_TOML)

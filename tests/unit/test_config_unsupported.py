@@ -91,6 +91,6 @@ def test_config_keys_without_meaning_here_load_quietly(tmp_path: Path) -> None:
 def test_config_0169_keys_not_implemented_are_named(tmp_path: Path) -> None:
     warnings = _load(tmp_path, 'service_tier = "flex"\n[features]\nweb_search_request = true\n')
     assert warnings == [
-        "config key `features` is not supported by this codex yet (ignored)",
         "config key `service_tier` is not supported by this codex yet (ignored)",
+        "feature `web_search_request` has no effect in this codex (ignored)",
     ]
