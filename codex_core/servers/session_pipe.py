@@ -22,6 +22,7 @@ which the parent logs.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import os
 import pickle
@@ -65,9 +66,14 @@ def main() -> None:
     (the parent spawns this early, so the loading overlaps its own)."""
     channel = os.dup(1)
     os.dup2(2, 1)  # a stray print must not break the protocol
+    # What loads now lives as long as the process: collecting while it loads only walks it
+    # again and again; frozen afterwards, later collections leave it alone.
+    gc.disable()
     from codex_core.frontend.logfile import log_to_file
     from codex_core.session import Session
 
+    gc.freeze()
+    gc.enable()
     start = _read_start(sys.stdin.buffer)
     if start is None:
         return  # the parent left before it needed a session
