@@ -101,11 +101,16 @@ async def _serve(
     reader = asyncio.StreamReader(limit=1 << 30)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     out = _Writer(channel)
+    from codex_core.mcp.early import discard_unclaimed, start_early
+
+    # Stdio MCP servers boot on the other core while the session loads the MCP SDK.
+    await start_early(config.mcp_servers or {}, os.environ, str(config.cwd))
     try:
         session = await session_class.create(
             config, source=start["source"], resume_path=start["resume_path"]
         )
     except Exception as err:  # reported to the parent, which shows it and exits
+        await discard_unclaimed()
         out.write({"t": "failed", "message": str(err) or err.__class__.__name__})
         return
     out.write({"t": "ready"})
@@ -126,6 +131,7 @@ async def _serve(
             await asyncio.wait_for(forward, SHUTDOWN_SECONDS)
         except TimeoutError:
             pass
+    await discard_unclaimed()  # none, unless the session stopped before adopting them
 
 
 async def _next_line(reader: asyncio.StreamReader, forward: asyncio.Task[None]) -> bytes | None:
