@@ -72,7 +72,7 @@ def test_tui_approve_for_me_denial_is_shown_and_nobody_is_asked(
     subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=30)
     target = tmp_path / "outside.txt"
     arguments = {
-        "cmd": f"touch {target}",
+        "cmd": "touch ../outside.txt",  # short: the line and its reason fit the screen
         "sandbox_permissions": "require_escalated",
         "justification": "write outside",
     }
@@ -85,9 +85,8 @@ def test_tui_approve_for_me_denial_is_shown_and_nobody_is_asked(
     term = spawn(codex_bin, ["--approve-for-me", *model_server.cli_flags()], repo)
     term.wait_for("Ask Codex to do anything")
     send_line(term, "make the file")
-    term.wait_for("Auto-review denied codex to run touch", timeout=45)
+    term.wait_for("Auto-review denied codex to run touch ../outside.txt: Not requested", 45)
     term.wait_for("I will not write there.", timeout=30)
-    screen = quit_app(term)
-    assert "Not requested by the user." in screen
+    quit_app(term)
     assert not target.exists()
     assert len(model_server.bodies) == 3
