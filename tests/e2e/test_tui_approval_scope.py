@@ -40,7 +40,8 @@ def test_tui_reused_call_id_does_not_inherit_an_approval(
     term.wait_for("Allow Codex to run this command?")
     term.forget()
     term.child.send("y")  # the harmless escalation
-    term.wait_for("Allow Codex to run this command?")  # asked again for the re-run
+    # asked again for the re-run (its reason, not the title: the first dialog may repaint)
+    term.wait_for("run it without the sandbox?")
     term.forget()
     term.child.send("n")  # no (and stop the turn)
     term.wait_for("Interrupted")

@@ -241,3 +241,24 @@ async def test_resume_picker_at_60_columns_keeps_the_conversation_column() -> No
         assert widths["conversation"] >= 24
         padding = 2 * table.cell_padding * len(widths)
         assert sum(widths.values()) + padding <= 60 - 2
+
+
+async def test_status_line_stands_still_while_an_approval_waits() -> None:
+    """The spinner stops under an approval dialog: the line (and the dialog over it) is not
+    repainted ten times a second while the user reads."""
+    app, boot = app_with()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        boot.core.emit(
+            TaskStartedEvent(), ExecApprovalRequestEvent(call_id="c1", command=["make"], cwd="/p")
+        )
+        await settle(pilot, boot.core)
+        assert isinstance(app.screen, ApprovalScreen)
+        assert app.chat is not None
+        status = app.chat.query_one(StatusLine)
+        shown = [(status.frame, status.waiting)]
+        for _ in range(3):
+            app.clock.advance(0.35)  # type: ignore[attr-defined]
+            await pilot.pause(0.15)
+            shown.append((status.frame, status.waiting))
+        assert shown == [(0, True)] * 4

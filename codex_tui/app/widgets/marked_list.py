@@ -102,10 +102,17 @@ class MarkedOptionList(OptionList):
         super().watch_highlighted(highlighted)
 
     def on_resize(self, _event: events.Resize) -> None:
-        """Wrap again for the new width."""
+        """Wrap again for the new width. Only rows whose lines change are replaced, and the
+        layout is refreshed only when the list's height changes: a dialog that already fits
+        is not painted a second time."""
         width = self._row_width()
-        if width != self._built_width and self.rows:
-            self._built_width = width
-            for index in range(min(len(self.rows), self.option_count)):
-                self._remark(index, index == self._marked)
+        if width == self._built_width or not self.rows:
+            return
+        before = self.height_at(self._built_width)
+        self._built_width = width
+        for index in range(min(len(self.rows), self.option_count)):
+            prompt = self._prompt(index, index == self._marked)
+            if str(self.get_option_at_index(index).prompt) != prompt.plain:
+                self.replace_option_prompt_at_index(index, prompt)
+        if self.height_at(width) != before:
             self.refresh(layout=True)

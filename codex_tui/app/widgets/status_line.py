@@ -26,7 +26,9 @@ class StatusLine(Widget):
         self.waiting = False
 
     def show(self, *, header: str, elapsed: float, frame: int, waiting: bool) -> None:
-        """Update what the line says."""
+        """Update what the line says. While an approval waits the spinner stands still, so
+        the line (and the dialog drawn over it) is not repainted every frame."""
+        frame = 0 if waiting else frame
         state = (header, int(elapsed), frame, waiting)
         if state != (self.header, int(self.elapsed), self.frame, self.waiting):
             self.header, self.elapsed, self.frame, self.waiting = header, elapsed, frame, waiting
