@@ -5,6 +5,7 @@ wrapped under themselves. The 60×20 patch approval, resume picker and transcrip
 from __future__ import annotations
 
 import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -245,3 +246,32 @@ def test_snapshot_small_mcp_list(snap_compare: Compare) -> None:
 
     app, boot = app_with()
     assert snap_compare(app, terminal_size=SMALL, run_before=run(boot, then=mcp))
+
+
+def test_snapshot_small_review_presets(snap_compare: Compare) -> None:
+    async def review(pilot: Pilot[Any], _boot: FakeBoot) -> None:
+        await submit(pilot, "/review")
+
+    app, boot = app_with()
+    assert snap_compare(app, terminal_size=SMALL, run_before=run(boot, then=review))
+
+
+def test_snapshot_small_diff_pager(snap_compare: Compare, tmp_path: Path) -> None:
+    for args in (["init", "-q"], ["config", "user.email", "u@e"], ["config", "user.name", "u"]):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True)
+    (tmp_path / "app.py").write_text("def main():\n    return 1\n")
+    subprocess.run(["git", "add", "."], cwd=tmp_path, check=True)
+    subprocess.run(["git", "commit", "-qm", "i"], cwd=tmp_path, check=True)
+    (tmp_path / "app.py").write_text("def main():\n    return 2\n")
+
+    async def diff(pilot: Pilot[Any], _boot: FakeBoot) -> None:
+        await submit(pilot, "/diff")
+        for _ in range(100):  # git runs in a thread: wait for the pager
+            if type(pilot.app.screen).__name__ == "PagerScreen":
+                break
+            await pilot.pause(0.05)
+        for _ in range(3):
+            await pilot.pause(0.05)
+
+    app, boot = app_with(FakeBoot(configured_event=configured(cwd=str(tmp_path))))
+    assert snap_compare(app, terminal_size=SMALL, run_before=run(boot, then=diff))
