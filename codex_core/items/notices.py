@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from codex_core.items.kinds import ThreadItem
-from codex_core.protocol.common import FileChange, PlanItem, TokenUsageInfo
+from codex_core.protocol.common import FileChange, PlanItem, ReviewDecision, TokenUsageInfo
 from codex_core.protocol.hook_events import HookRun
 
 CompletionCause = Literal["ended", "declined", "cancelled", "turn_ended", "superseded"]
@@ -23,6 +23,12 @@ kind reused its call id before it ended (it fails)."""
 
 TurnStatus = Literal["completed", "failed", "interrupted"]
 
+StartedBy = Literal["begin", "approval", "end", "review"]
+"""What started an item. `begin`: its own begin (or first delta); `approval`: the request to
+approve it (if allowed, it runs on without starting again); `end`: its end arrived with no
+begin before it (replayed rollouts record only ends) and completes it at once; `review`: the
+automatic reviewer refused it before it began (it completes at once, declined)."""
+
 
 @dataclass(frozen=True)
 class ItemStarted:
@@ -30,6 +36,7 @@ class ItemStarted:
 
     turn: str
     item: ThreadItem
+    by: StartedBy = "begin"
 
 
 @dataclass(frozen=True)
@@ -189,6 +196,43 @@ class DiffUpdated:
     diff: str
 
 
+@dataclass(frozen=True)
+class ApprovalDecided:
+    """An approval was answered: by the user, by another client of the thread, or by the
+    automatic reviewer (`--approve-for-me`, which is never asked through an item: an allowed
+    call starts when it begins). A refusal then completes the item `declined`."""
+
+    turn: str
+    item_id: str
+    """The call's id (its item's, once started)."""
+    kind: Literal["exec", "patch"]
+    decision: ReviewDecision
+    command: tuple[str, ...] = ()
+    reviewer: Literal["auto_review", "another_client"] | None = None
+    rationale: str | None = None
+    """The automatic reviewer's reason."""
+
+
+@dataclass(frozen=True)
+class TerminalInteraction:
+    """The model typed into (or polled, with empty `stdin`) a running command; as 0.169's
+    `item/commandExecution/terminalInteraction`: `item_id` is the command's (its `exec_command`
+    call), or the `write_stdin` call's when that is not known."""
+
+    turn: str
+    item_id: str
+    process_id: str
+    stdin: str
+
+
+@dataclass(frozen=True)
+class BackgroundMessage:
+    """A status line of the session that belongs to no item."""
+
+    turn: str
+    message: str
+
+
 ItemNotice: TypeAlias = (
     ItemStarted
     | ItemCompleted
@@ -199,7 +243,7 @@ ItemNotice: TypeAlias = (
 )
 """An item's lifecycle."""
 
-ApprovalNotice: TypeAlias = CommandApprovalRequested | PatchApprovalRequested
+ApprovalNotice: TypeAlias = CommandApprovalRequested | PatchApprovalRequested | ApprovalDecided
 
 TurnNotice: TypeAlias = (
     ThreadStarted
@@ -209,6 +253,8 @@ TurnNotice: TypeAlias = (
     | StreamRetry
     | TurnWarning
     | HookRunUpdated
+    | TerminalInteraction
+    | BackgroundMessage
     | TokenUsage
     | PlanUpdated
     | DiffUpdated

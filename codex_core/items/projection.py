@@ -93,7 +93,7 @@ class Projection:
                 return [*out, n.AgentMessageDelta(turn, message.id, msg.delta)]
             case ev.AgentMessageEvent():
                 out = []
-                message = self._open_text(turn, "agentMessage", out)
+                message = self._open_text(turn, "agentMessage", out, by="end")
                 self._state(turn).message = None
                 done = k.AgentMessageItem(message.id, msg.message)
                 return [*out, n.ItemCompleted(turn, done)]
@@ -115,7 +115,7 @@ class Projection:
                 return [n.ReasoningPartAdded(turn, open_reasoning.id, index)]
             case ev.AgentReasoningEvent():
                 out = []
-                reasoning = self._open_text(turn, "reasoning", out)
+                reasoning = self._open_text(turn, "reasoning", out, by="end")
                 self._state(turn).reasoning = None
                 summary = tuple(p for p in reasoning.parts if p) or (msg.text,)
                 return [
@@ -123,14 +123,15 @@ class Projection:
                     n.ItemCompleted(turn, k.ReasoningItem(reasoning.id, summary, msg.text)),
                 ]
             case ev.ExecApprovalRequestEvent():
-                out = self._start_command(turn, msg.call_id, msg.command, msg.cwd)
+                out = self._start_command(turn, msg.call_id, msg.command, msg.cwd, "approval")
                 prefix = tuple(msg.suggested_prefix) if msg.suggested_prefix is not None else None
                 ask = n.CommandApprovalRequested(
                     turn, msg.call_id, tuple(msg.command), msg.cwd, msg.reason, prefix
                 )
                 return [*out, ask]
             case ev.ApplyPatchApprovalRequestEvent():
-                out = self._start(turn, k.FileChangeItem(msg.call_id, dict(msg.changes)))
+                item = k.FileChangeItem(msg.call_id, dict(msg.changes))
+                out = self._start(turn, item, by="approval")
                 patch_ask = n.PatchApprovalRequested(
                     turn, msg.call_id, dict(msg.changes), msg.reason, msg.grant_root
                 )
@@ -151,7 +152,7 @@ class Projection:
             case ev.PatchApplyBeginEvent():
                 return self._start(turn, k.FileChangeItem(msg.call_id, dict(msg.changes)))
             case ev.PatchApplyEndEvent():
-                out = self._start(turn, k.FileChangeItem(msg.call_id))
+                out = self._start(turn, k.FileChangeItem(msg.call_id), by="end")
                 status: k.ItemStatus = "completed" if msg.success else "failed"
                 return [
                     *out,
@@ -162,7 +163,7 @@ class Projection:
                 return self._start(turn, call)
             case ev.McpToolCallEndEvent():
                 call = k.McpToolCallItem(msg.call_id, msg.server, msg.tool, msg.arguments)
-                out = self._start(turn, call)
+                out = self._start(turn, call, by="end")
                 ok = msg.tool_result
                 return [
                     *out,
@@ -180,7 +181,8 @@ class Projection:
                 return self._start(turn, k.WebSearchItem(msg.call_id))
             case ev.WebSearchEndEvent():
                 query = msg.query or ev.web_search_query(msg.action)
-                out = self._start(turn, k.WebSearchItem(msg.call_id, query, msg.action))
+                search = k.WebSearchItem(msg.call_id, query, msg.action)
+                out = self._start(turn, search, by="end")
                 return [*out, *self._end(msg.call_id, query=query, action=msg.action)]
             case ev.TurnDiffEvent():
                 return [n.DiffUpdated(turn, msg.unified_diff)]
@@ -201,8 +203,11 @@ class Projection:
                 return self._turn_ended(turn, ending, msg.last_agent_message)
             case ev.TurnAbortedEvent():
                 return self._turn_ended(turn, "interrupted", None)
-            case ev.BackgroundEvent() | ev.TerminalInteractionEvent():
-                return []  # no item: status lines and typing into a running command
+            case ev.BackgroundEvent():
+                return [n.BackgroundMessage(turn, msg.message)]
+            case ev.TerminalInteractionEvent():
+                command = msg.command_call_id or msg.call_id
+                return [n.TerminalInteraction(turn, command, msg.process_id, msg.stdin)]
             case ev.HookStartedEvent() | ev.HookCompletedEvent():
                 ended = isinstance(msg, ev.HookCompletedEvent)
                 return [n.HookRunUpdated(turn, msg.run, ended)]
@@ -260,7 +265,9 @@ class Projection:
 
     # ------------------------------------------------------------------ items
 
-    def _open_text(self, turn: str, kind: str, out: list[n.Notice]) -> _Text:
+    def _open_text(
+        self, turn: str, kind: str, out: list[n.Notice], by: n.StartedBy = "begin"
+    ) -> _Text:
         """The turn's message (or reasoning) being written; a new one is started in `out`."""
         state = self._state(turn)
         current = state.message if kind == "agentMessage" else state.reasoning
@@ -269,13 +276,13 @@ class Projection:
         text = _Text(self._new_id(kind, turn))
         if kind == "agentMessage":
             state.message = text
-            out.append(n.ItemStarted(turn, k.AgentMessageItem(text.id)))
+            out.append(n.ItemStarted(turn, k.AgentMessageItem(text.id), by))
         else:
             state.reasoning = text
-            out.append(n.ItemStarted(turn, k.ReasoningItem(text.id)))
+            out.append(n.ItemStarted(turn, k.ReasoningItem(text.id), by))
         return text
 
-    def _start(self, turn: str, item: k.ToolItem) -> list[n.Notice]:
+    def _start(self, turn: str, item: k.ToolItem, by: n.StartedBy = "begin") -> list[n.Notice]:
         """Start a tool item unless one of its kind and call id is open; an open item of
         another kind with that call id is completed first (`superseded`, failed)."""
         out: list[n.Notice] = []
@@ -288,13 +295,13 @@ class Projection:
                 current = replace(current, status="failed")
             out.append(n.ItemCompleted(owner, current, "superseded"))
         self._tools[item.id] = (turn, item)
-        out.append(n.ItemStarted(turn, item))
+        out.append(n.ItemStarted(turn, item, by))
         return out
 
     def _start_command(
-        self, turn: str, call_id: str, command: list[str], cwd: str
+        self, turn: str, call_id: str, command: list[str], cwd: str, by: n.StartedBy = "begin"
     ) -> list[n.Notice]:
-        return self._start(turn, k.CommandExecutionItem(call_id, tuple(command), cwd))
+        return self._start(turn, k.CommandExecutionItem(call_id, tuple(command), cwd), by)
 
     def _end(
         self, call_id: str, cause: n.CompletionCause = "ended", **changed: Any
@@ -304,7 +311,7 @@ class Projection:
         return [n.ItemCompleted(owner, replace(item, **changed), cause)]
 
     def _command_ended(self, turn: str, msg: ev.ExecCommandEndEvent) -> list[n.Notice]:
-        out = self._start_command(turn, msg.call_id, msg.command or [], "")
+        out = self._start_command(turn, msg.call_id, msg.command or [], "", "end")
         status: k.ItemStatus = "completed" if msg.exit_code == 0 else "failed"
         ended = self._end(
             msg.call_id,
@@ -320,16 +327,23 @@ class Projection:
         return [*out, *ended]
 
     def _decided(self, turn: str, msg: ev.ApprovalDecisionEvent) -> list[n.Notice]:
-        """A refused command or patch completes `declined` (`cancelled` when the user also
-        aborted the turn); an approved one runs on. A command the automatic reviewer
-        refused was never asked about: it starts here, then is declined (as in 0.169)."""
+        """Every answer is told (`ApprovalDecided`); a refused command or patch then
+        completes `declined` (`cancelled` when the user also aborted the turn), an approved
+        one runs on. A command the automatic reviewer refused was never asked about: it
+        starts here (`review`), then is declined (as in 0.169)."""
+        command = tuple(msg.command or ())
+        decided = n.ApprovalDecided(
+            turn, msg.call_id, msg.kind, msg.decision, command, msg.reviewer, msg.rationale
+        )
         if msg.decision not in ("denied", "abort"):
-            return []
+            return [decided]
         wanted = k.CommandExecutionItem if msg.kind == "exec" else k.FileChangeItem
         started: list[n.Notice] = []
         if msg.reviewer is not None and msg.kind == "exec" and msg.call_id not in self._tools:
-            started = self._start_command(turn, msg.call_id, msg.command or [], msg.cwd or "")
+            started = self._start_command(
+                turn, msg.call_id, msg.command or [], msg.cwd or "", "review"
+            )
         if not isinstance(self._tools.get(msg.call_id, (0, None))[1], wanted):
-            return []
+            return [*started, decided]
         cause: n.CompletionCause = "declined" if msg.decision == "denied" else "cancelled"
-        return [*started, *self._end(msg.call_id, cause, status="declined")]
+        return [*started, decided, *self._end(msg.call_id, cause, status="declined")]

@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TextIO, assert_never
 
-from codex_core import __version__
-from codex_core import protocol as ev
+from codex_core import __version__, items
 from codex_core.config import Config
 from codex_core.frontend.commands import describe_interaction, display_command
-from codex_core.terminal_text import printable, printable_event
+from codex_core.items import kinds as k
+from codex_core.items import notices as n
+from codex_core.terminal_text import printable
 
 MAX_OUTPUT_LINES = 20
 _STYLES = {
@@ -28,7 +29,7 @@ _STYLES = {
 
 
 class HumanProcessor:
-    """Prints events for a person reading a terminal or a CI log."""
+    """Renders the item projection of a run for a person reading a terminal or a CI log."""
 
     def __init__(
         self, config: Config, prompt: str, *, out: TextIO, err: TextIO, color: bool
@@ -41,6 +42,9 @@ class HumanProcessor:
         self.failed = False
         self.last_message: str | None = None
         self._total_tokens = 0
+        self._projection = items.Projection()
+        self._asked: dict[str, k.ThreadItem] = {}
+        """Calls started by a request for approval, shown once allowed (exec never asks)."""
 
     def _style(self, text: str, *styles: str) -> str:
         if not self.color or not styles:
@@ -73,112 +77,159 @@ class HumanProcessor:
         self._print(self._style("user", "cyan", "bold"))
         self._print(printable(self.prompt.rstrip("\n")))
 
-    def handle(self, event: ev.Event) -> None:
-        """Print one event (its text without the terminal controls it may carry)."""
-        msg = printable_event(event.msg)
-        match msg:
-            case ev.AgentReasoningEvent():
-                self._print()
-                self._print(self._style("thinking", "magenta", "bold"))
-                self._print(self._style(msg.text, "dim"))
-            case ev.AgentMessageEvent():
-                self.last_message = msg.message
-                self._print()
-                self._print(self._style("codex", "magenta", "bold"))
-                self._print(msg.message)
-            case ev.ExecCommandBeginEvent():
-                shown = display_command(msg.command)
-                self._print()
-                self._print(
-                    f"{self._style('exec', 'magenta', 'bold')} {self._style(shown, 'bold')} in {msg.cwd}"
-                )
-            case ev.ExecCommandEndEvent():
-                self._exec_end(msg)
-            case ev.TerminalInteractionEvent():
-                line = describe_interaction(msg.process_id, msg.stdin)
-                self._print(f"{self._style('stdin', 'magenta', 'bold')} {line}")
-            case ev.PatchApplyBeginEvent():
-                self._print()
-                self._print(self._style("apply_patch", "magenta", "bold"))
-                for path, change in msg.changes.items():
-                    self._print(f"  {change.type[0].upper()} {self._relative(path)}")
-            case ev.PatchApplyEndEvent():
-                if msg.success:
-                    self._print(self._style("patch applied", "green"))
-                else:
-                    self._print(self._style(f"patch failed: {msg.stderr.strip()}", "red"))
-            case ev.PlanUpdateEvent():
+    def handle(self, event: items.Event) -> None:
+        """Print what one session event adds (text without the terminal controls it carries)."""
+        for notice in self._projection.feed(event):
+            self._render(notice)
+
+    def _render(self, notice: n.Notice) -> None:
+        match notice:
+            case n.ItemStarted():
+                self._started(notice)
+            case n.ItemCompleted():
+                self._completed(notice)
+            case n.PlanUpdated():
                 self._print()
                 self._print(self._style("plan", "magenta", "bold"))
                 marks = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]"}
-                for item in msg.plan:
-                    self._print(f"  {marks[item.status]} {item.step}")
-            case ev.TokenCountEvent():
-                if msg.info is not None:
-                    # As 0.169 counts them: cached input is not counted again.
-                    usage = msg.info.total_token_usage
-                    self._total_tokens = (
-                        usage.input_tokens - usage.cached_input_tokens + usage.output_tokens
-                    )
-            case ev.StreamErrorEvent() | ev.WarningEvent():
-                self._print(self._style(msg.message, "yellow"))
-            case ev.ErrorEvent():
-                self.failed = True
-                self._print(self._style(f"ERROR: {msg.message}", "red", "bold"))
-            case ev.TurnAbortedEvent():
-                self.failed = True
-                self._print(self._style("turn interrupted", "red"))
-            case ev.TaskCompleteEvent():
-                self._finish()
-            case ev.SessionConfiguredEvent():
-                self.header(msg.session_id)
-            case ev.McpToolCallBeginEvent():
-                # As 0.169: `mcp: <server>/<tool> started`, then `(completed)` or `(failed)`.
-                self._print(
-                    f"{self._style('mcp:', 'magenta', 'bold')} {msg.server}/{msg.tool} started"
+                for step in notice.plan:
+                    self._print(f"  {marks[step.status]} {printable(step.step)}")
+            case n.TokenUsage():
+                # As 0.169 counts them: cached input is not counted again.
+                usage = notice.info.total_token_usage
+                self._total_tokens = (
+                    usage.input_tokens - usage.cached_input_tokens + usage.output_tokens
                 )
-            case ev.McpToolCallEndEvent():
-                outcome = "completed" if msg.is_success else "failed"
-                self._print(
-                    f"{self._style('mcp:', 'magenta', 'bold')} {msg.server}/{msg.tool} ({outcome})"
-                )
-                if msg.error:
-                    self._print(self._style(msg.error, "red"))
-            case ev.WebSearchEndEvent():
-                query = msg.query or ev.web_search_query(msg.action)
-                self._print(f"{self._style('web search:', 'magenta', 'bold')} {query}")
-            case ev.BackgroundEvent():
-                self._print(self._style(msg.message, "dim"))
+            case n.StreamRetry() | n.TurnWarning():
+                self._print(self._style(printable(notice.message), "yellow"))
+            case n.TurnError():
+                self.failed = True
+                self._print(self._style(f"ERROR: {printable(notice.message)}", "red", "bold"))
+            case n.TurnEnded():
+                if notice.status == "interrupted":
+                    self.failed = True
+                    self._print(self._style("turn interrupted", "red"))
+                else:
+                    self._finish()
+            case n.ThreadStarted():
+                self.header(notice.thread_id)
+            case n.TerminalInteraction():
+                line = describe_interaction(printable(notice.process_id), printable(notice.stdin))
+                self._print(f"{self._style('stdin', 'magenta', 'bold')} {line}")
+            case n.BackgroundMessage():
+                self._print(self._style(printable(notice.message), "dim"))
+            case n.HookRunUpdated():
+                name = printable(notice.run.event_name)
+                if notice.done:
+                    self._print(f"hook: {name} {printable(notice.run.status).capitalize()}")
+                else:
+                    self._print(f"hook: {name}")
+            case n.ApprovalDecided():
+                if notice.reviewer == "auto_review":
+                    self._auto_reviewed(notice)
+                elif notice.item_id in self._asked and notice.decision.startswith("approved"):
+                    self._running(self._asked.pop(notice.item_id))
             case (
-                ev.TaskStartedEvent()
-                | ev.UserMessageEvent()
-                | ev.TurnDiffEvent()
-                | ev.WebSearchBeginEvent()  # the query is known only when the search ends
+                n.TurnStarted()
+                | n.DiffUpdated()
+                | n.AgentMessageDelta()
+                | n.ReasoningPartAdded()
+                | n.ReasoningDelta()
+                | n.CommandOutputDelta()
+                | n.CommandApprovalRequested()
+                | n.PatchApprovalRequested()
             ):
-                pass  # bookkeeping a headless run has no use for
-            case ev.HookStartedEvent():
-                self._print(f"hook: {msg.run.event_name}")
-            case ev.HookCompletedEvent():
-                self._print(f"hook: {msg.run.event_name} {msg.run.status.capitalize()}")
-            case ev.ApprovalDecisionEvent(reviewer="auto_review"):
-                self._auto_reviewed(msg)
-            case _ if isinstance(msg, ev.DeltaEvent | ev.ApprovalEvent | ev.OpReplyEvent):
-                # Deliberately not shown: deltas (the whole item follows), approvals (exec
-                # never asks), and replies to ops exec never sends.
+                # Deliberately not shown: bookkeeping, deltas (the whole item follows) and
+                # approval requests (exec never asks; an allowed call shows as it runs).
                 pass
             case _ as unreachable:
                 assert_never(unreachable)
 
-    def _auto_reviewed(self, msg: ev.ApprovalDecisionEvent) -> None:
+    def _started(self, started: n.ItemStarted) -> None:
+        """A call as it begins; one asked about first shows once it is allowed, one whose
+        end came first (replays, the reviewer's refusals) shows only its end."""
+        if started.by == "approval":
+            self._asked[started.item.id] = started.item
+        elif started.by == "begin":
+            self._running(started.item)
+
+    def _running(self, item: k.ThreadItem) -> None:
+        match item:
+            case k.CommandExecutionItem():
+                shown = printable(display_command(item.command))
+                self._print()
+                self._print(
+                    f"{self._style('exec', 'magenta', 'bold')} {self._style(shown, 'bold')}"
+                    f" in {printable(item.cwd)}"
+                )
+            case k.FileChangeItem():
+                self._print()
+                self._print(self._style("apply_patch", "magenta", "bold"))
+                for path, change in item.changes.items():
+                    self._print(f"  {change.type[0].upper()} {printable(self._relative(path))}")
+            case k.McpToolCallItem():
+                # As 0.169: `mcp: <server>/<tool> started`, then `(completed)` or `(failed)`.
+                call = printable(f"{item.server}/{item.tool}")
+                self._print(f"{self._style('mcp:', 'magenta', 'bold')} {call} started")
+            case (
+                k.UserMessageItem()
+                | k.AgentMessageItem()
+                | k.ReasoningItem()
+                | k.WebSearchItem()  # the query is known only when the search ends
+                | k.ContextCompactionItem()
+            ):
+                pass  # shown whole when completed, or (the prompt, a compaction) not at all
+            case _ as unreachable:
+                assert_never(unreachable)
+
+    def _completed(self, done: n.ItemCompleted) -> None:
+        """An item that ended on its own; one its turn, a refusal or a reused id closed
+        printed its last line already (or the turn's end says it)."""
+        item = done.item
+        self._asked.pop(item.id, None)
+        if done.cause != "ended":
+            return
+        match item:
+            case k.ReasoningItem():
+                self._print()
+                self._print(self._style("thinking", "magenta", "bold"))
+                self._print(self._style(printable(item.text), "dim"))
+            case k.AgentMessageItem():
+                self.last_message = printable(item.text)
+                self._print()
+                self._print(self._style("codex", "magenta", "bold"))
+                self._print(self.last_message)
+            case k.CommandExecutionItem():
+                self._exec_end(item)
+            case k.FileChangeItem():
+                if item.status == "completed":
+                    self._print(self._style("patch applied", "green"))
+                else:
+                    failure = printable(item.stderr.strip())
+                    self._print(self._style(f"patch failed: {failure}", "red"))
+            case k.McpToolCallItem():
+                call = printable(f"{item.server}/{item.tool}")
+                self._print(f"{self._style('mcp:', 'magenta', 'bold')} {call} ({item.status})")
+                if item.error:
+                    self._print(self._style(printable(item.error), "red"))
+            case k.WebSearchItem():
+                query = printable(item.query)
+                self._print(f"{self._style('web search:', 'magenta', 'bold')} {query}")
+            case k.UserMessageItem() | k.ContextCompactionItem():
+                pass  # the prompt is in the header; a compaction shows nothing
+            case _ as unreachable:
+                assert_never(unreachable)
+
+    def _auto_reviewed(self, decided: n.ApprovalDecided) -> None:
         """`--approve-for-me`: what the reviewer decided in the user's place."""
-        what = display_command(msg.command) if msg.command else "the edits"
-        if msg.decision == "approved":
+        what = printable(display_command(decided.command)) if decided.command else "the edits"
+        if decided.decision == "approved":
             self._print(self._style(f"auto-review approved {what}", "dim"))
             return
         self._print()
         self._print(f"{self._style('auto-review denied', 'red', 'bold')} {what}")
-        if msg.rationale:
-            self._print(self._style(msg.rationale, "dim"))
+        if decided.rationale:
+            self._print(self._style(printable(decided.rationale), "dim"))
 
     def _relative(self, path: str) -> str:
         try:
@@ -186,18 +237,19 @@ class HumanProcessor:
         except ValueError:
             return path
 
-    def _exec_end(self, msg: ev.ExecCommandEndEvent) -> None:
-        seconds = msg.duration_ms / 1000
-        took = f"{msg.duration_ms}ms" if msg.duration_ms < 1000 else f"{seconds:.2f}s"
-        if msg.exit_code == 0:
+    def _exec_end(self, item: k.CommandExecutionItem) -> None:
+        duration_ms = item.duration_ms or 0
+        seconds = duration_ms / 1000
+        took = f"{duration_ms}ms" if duration_ms < 1000 else f"{seconds:.2f}s"
+        if item.exit_code == 0:
             self._print(self._style(f"succeeded in {took}:", "green"))
-        elif msg.timed_out:
+        elif item.timed_out:
             self._print(self._style(f"timed out after {took}:", "red"))
-        elif msg.interrupted:
+        elif item.interrupted:
             self._print(self._style(f"interrupted after {took}:", "red"))
         else:
-            self._print(self._style(f"exited {msg.exit_code} in {took}:", "red"))
-        lines = msg.aggregated_output.splitlines()
+            self._print(self._style(f"exited {item.exit_code} in {took}:", "red"))
+        lines = printable(item.aggregated_output).splitlines()
         for line in lines[:MAX_OUTPUT_LINES]:
             self._print(self._style(line, "dim"))
         if len(lines) > MAX_OUTPUT_LINES:

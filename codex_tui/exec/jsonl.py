@@ -99,11 +99,15 @@ class JsonlProcessor:
                 | n.CommandOutputDelta()
                 | n.CommandApprovalRequested()
                 | n.PatchApprovalRequested()
+                | n.ApprovalDecided()
                 | n.DiffUpdated()
                 | n.HookRunUpdated()
+                | n.TerminalInteraction()
+                | n.BackgroundMessage()
             ):
                 # Deliberately not printed: the exec schema has whole items only, no
-                # approvals (exec never asks), no diffs and (as in 0.169) no hook runs.
+                # approvals (exec never asks), no diffs, status lines or typing into a
+                # command, and (as in 0.169) no hook runs.
                 pass
             case _ as unreachable:
                 assert_never(unreachable)

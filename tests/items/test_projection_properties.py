@@ -8,7 +8,9 @@ happens, what every frontend renders must hold together:
 - every started item completes exactly once, and nothing completes that did not start;
 - deltas name open items, and an item's deltas join to the text it completes with;
 - every call the model made (begin, approval request or end) pairs with a completed item;
-- an ended turn leaves nothing open; an interrupted one fails the tool items it closed.
+- an ended turn leaves nothing open; an interrupted one fails the tool items it closed;
+- an item started by its end (or by the automatic reviewer's refusal) completes at once;
+- every approval answer, status line and `write_stdin` is told once, in order.
 """
 
 from __future__ import annotations
@@ -56,7 +58,22 @@ def command(draw: st.DrawFn) -> list[ev.EventMsg]:
     argv = ["bash", "-lc", "true"]
     out: list[ev.EventMsg] = []
     decision: ev.ReviewDecision | None = draw(st.sampled_from(DECISIONS))
-    if decision is not None:
+    if decision is not None and draw(MAYBE):
+        # `--approve-for-me`: the reviewer answers; nobody is asked through an item.
+        out.append(
+            ev.ApprovalDecisionEvent(
+                call_id=call,
+                kind="exec",
+                decision=decision,
+                command=argv,
+                reviewer="auto_review",
+                rationale="why",
+                cwd="/w",
+            )
+        )
+        if decision != "approved":
+            return out
+    elif decision is not None:
         out.append(ev.ExecApprovalRequestEvent(call_id=call, command=argv, cwd="/w"))
         out.append(ev.ApprovalDecisionEvent(call_id=call, kind="exec", decision=decision))
         if decision != "approved":
@@ -115,6 +132,9 @@ NOTES = st.sampled_from(
         [ev.StreamErrorEvent(message="retrying")],
         [ev.WarningEvent(message="careful")],
         [ev.TurnDiffEvent(unified_diff="")],
+        [ev.BackgroundEvent(message="starting")],
+        [ev.TerminalInteractionEvent(call_id="w1", process_id="7", stdin="y\n")],
+        [ev.TerminalInteractionEvent(call_id="w2", process_id="7", stdin="", command_call_id="c1")],
     ]
 )
 ACTION = st.one_of(message(), reasoning(), command(), patch(), other_tool(), NOTES)
@@ -193,12 +213,43 @@ class Checker:
 
 
 def call_ids(events: list[ev.Event]) -> set[str]:
-    """The ids of the calls the events announce (begins, approval requests, ends)."""
+    """The ids of the calls the events announce (begins, approval requests, ends; typing
+    into a running command is no call of its own)."""
+    passing = ev.ExecCommandOutputDeltaEvent | ev.TerminalInteractionEvent
     return {
         msg.call_id
         for e in events
-        if not isinstance(msg := e.msg, ev.ExecCommandOutputDeltaEvent) and hasattr(msg, "call_id")
+        if not isinstance(msg := e.msg, passing) and hasattr(msg, "call_id")
     }
+
+
+def told_once(msg: ev.EventMsg, notices: list[n.Notice]) -> None:
+    """An approval answer, a status line or a `write_stdin` is told once, as it was."""
+    match msg:
+        case ev.ApprovalDecisionEvent():
+            told = [x for x in notices if isinstance(x, n.ApprovalDecided)]
+            assert [(x.item_id, x.decision, x.reviewer, x.rationale) for x in told] == [
+                (msg.call_id, msg.decision, msg.reviewer, msg.rationale)
+            ]
+        case ev.BackgroundEvent():
+            assert notices == [n.BackgroundMessage(notices[0].turn, msg.message)]
+        case ev.TerminalInteractionEvent():
+            assert [x for x in notices if isinstance(x, n.TerminalInteraction)] == [
+                n.TerminalInteraction(
+                    notices[0].turn, msg.command_call_id or msg.call_id, msg.process_id, msg.stdin
+                )
+            ]
+        case _:
+            pass
+
+
+def completes_at_once(notices: list[n.Notice]) -> None:
+    """Items started by their end, or by the reviewer's refusal, complete in the same feed."""
+    at_once = {
+        x.item.id for x in notices if isinstance(x, n.ItemStarted) and x.by in ("end", "review")
+    }
+    completed = {x.item.id for x in notices if isinstance(x, n.ItemCompleted)}
+    assert at_once <= completed
 
 
 @settings(max_examples=300, deadline=None)
@@ -211,7 +262,10 @@ def test_projection_items_start_once_complete_once_and_pair_with_calls(
     ended_by_interrupt: list[n.ItemCompleted] = []
     pending: list[n.ItemCompleted] = []
     for event in events:
-        for notice in projection.feed(event):
+        notices = projection.feed(event)
+        told_once(event.msg, notices)
+        completes_at_once(notices)
+        for notice in notices:
             checker.see(notice)
             if isinstance(notice, n.ItemCompleted) and notice.cause == "turn_ended":
                 pending.append(notice)
