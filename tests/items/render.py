@@ -19,6 +19,7 @@ from codex_core import __version__
 from codex_core.config import Config
 from codex_core.protocol import Event, TaskStartedEvent, UserMessageEvent
 from codex_core.rollout.layout import Layout
+from codex_core.servers.acp.updates import UpdateBuilder
 from codex_core.servers.app_server.translate import ApprovalAsk, Translator
 from codex_tui.exec.human import HumanProcessor
 from codex_tui.exec.jsonl import JsonlProcessor
@@ -115,9 +116,23 @@ def rollout_items(events: list[Event]) -> str:
     return stable_ids("".join(line + "\n" for line in lines))
 
 
+def acp_updates(events: list[Event]) -> str:
+    """The ACP agent's `session/update`s for the stream (each update as the SDK sends it)."""
+    builder = UpdateBuilder()
+    lines: list[str] = []
+    for event in events:
+        for update in builder.updates(event.msg):
+            wire = update.model_dump(
+                mode="json", by_alias=True, exclude_none=True, exclude_defaults=True
+            )
+            lines.append(json.dumps(wire, ensure_ascii=False))
+    return stable_ids("".join(line + "\n" for line in lines))
+
+
 FRONTENDS: dict[str, Callable[[list[Event]], str]] = {
     "exec_jsonl": exec_jsonl,
     "exec_human": exec_human,
     "app_server": app_server,
     "rollout_items": rollout_items,
+    "acp": acp_updates,
 }
