@@ -152,8 +152,8 @@ def test_approve_for_me_failed_review_denies(
     elif failure == "server_error":
         model_server.add(http_error(500, "upstream broke"))
     else:
-        model_server.add(hang(30))
-        provider["stream_idle_timeout_ms"] = 1000
+        model_server.add(hang(15))
+        provider["stream_idle_timeout_ms"] = 3000  # every request: leave room under load
     model_server.add(turn(message("done")))
     done = codex_exec(
         codex_bin, model_server, ["--approve-for-me", "make the file"], repo, **provider
