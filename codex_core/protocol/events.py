@@ -222,8 +222,9 @@ class ApprovalDecisionEvent(_Model):
     kind: Literal["exec", "patch"]
     decision: ReviewDecision
     command: list[str] | None = None
-    reviewer: Literal["auto_review"] | None = None
-    """Set when the automatic reviewer decided instead of the user (`--approve-for-me`)."""
+    reviewer: Literal["auto_review", "another_client"] | None = None
+    """Set when the automatic reviewer decided instead of the user (`--approve-for-me`), or
+    another client of the same app-server thread did (only the remote TUI makes these)."""
     rationale: str | None = None
     """The automatic reviewer's reason (or why it could not decide, which denies)."""
     cwd: str | None = None

@@ -121,3 +121,18 @@ def add_no_alt_screen(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="run the TUI inline, so the conversation stays in the terminal's scrollback",
     )
+
+
+def add_remote_flags(parser: argparse.ArgumentParser) -> None:
+    """`--remote ADDR` and `--remote-auth-token-env VAR`: the TUI attached to an app-server."""
+    parser.add_argument(
+        "--remote",
+        metavar="ADDR",
+        help="attach to a running `codex app-server` (ws://host:port, wss://host:port, "
+        "unix:// or unix://PATH); the session runs there",
+    )
+    parser.add_argument(
+        "--remote-auth-token-env",
+        metavar="ENV_VAR",
+        help="send the value of ENV_VAR as the bearer token to the --remote server",
+    )

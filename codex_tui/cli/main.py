@@ -14,6 +14,7 @@ from codex_tui.cli.args import (
     UsageError,
     add_common_flags,
     add_no_alt_screen,
+    add_remote_flags,
 )
 
 PASSTHROUGH = {
@@ -69,6 +70,7 @@ def build_tui_parser() -> argparse.ArgumentParser:
         "--search", action="store_true", help="let the model search the live web (web_search)"
     )
     add_no_alt_screen(parser)
+    add_remote_flags(parser)
     parser.add_argument("prompt", nargs="?", help="first message to send")
     return parser
 
@@ -83,6 +85,7 @@ def build_resume_parser() -> argparse.ArgumentParser:
     parser.add_argument("--last", action="store_true", help="resume the most recent session")
     parser.add_argument("--all", action="store_true", help="show sessions of every directory")
     add_no_alt_screen(parser)
+    add_remote_flags(parser)
     parser.add_argument("session_id", nargs="?", help="session id (or prefix) to resume")
     parser.add_argument("prompt", nargs="?", help="message to send after resuming")
     return parser
@@ -371,5 +374,7 @@ def _run_tui(
         resume=resume,
         resume_id=getattr(ns, "session_id", None),
         show_all=bool(getattr(ns, "all", False)),
+        remote=getattr(ns, "remote", None),
+        remote_token_env=getattr(ns, "remote_auth_token_env", None),
     )
     return code

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -14,7 +15,12 @@ from codex_tui.cli.first_frame import FirstFrame
 
 if TYPE_CHECKING:
     from codex_core.config import Config, ConfigOverrides
+    from codex_core.servers.app_server.remote import RemoteAddress
     from codex_tui.app.codex_app import ExitSummary
+    from codex_tui.app.real_boot import RealBoot
+    from codex_tui.app.remote_boot import RemoteBoot
+
+    Boot = RealBoot | RemoteBoot
 
 ResumeMode = Literal["none", "picker", "last", "id"]
 LOG_FILE = "codex-tui.log"
@@ -30,6 +36,8 @@ def run_tui(
     resume_id: str | None = None,
     show_all: bool = False,
     fork: bool = False,
+    remote: str | None = None,
+    remote_token_env: str | None = None,
 ) -> int:
     """Run the interactive app; returns the process exit code.
 
@@ -43,12 +51,20 @@ def run_tui(
         resume_id: Session id (or unambiguous prefix) for `resume="id"`.
         show_all: List sessions of every directory, not only the current one.
         fork: Open a copy of the chosen session (`codex fork`) instead of the session.
+        remote: Attach to the app-server at this address (`--remote`) instead of running
+            the session here.
+        remote_token_env: The environment variable holding the server's bearer token.
     """
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         print(
             'codex: the interactive UI needs a terminal; use `codex exec "…"` in scripts and pipes.',
             file=sys.stderr,
         )
+        return 1
+    try:
+        attach = _remote_target(remote, remote_token_env, fork)
+    except ValueError as err:
+        print(f"Error: {err}", file=sys.stderr)
         return 1
     # LINES/COLUMNS exported by a shell or a test runner go stale on resize and would override
     # the terminal's real size: let the terminal speak for itself.
@@ -70,6 +86,7 @@ def run_tui(
             resume_id=resume_id,
             show_all=show_all,
             fork=fork,
+            attach=attach,
         )
     finally:
         if frame is not None:
@@ -87,6 +104,7 @@ def _run(
     resume_id: str | None,
     show_all: bool,
     fork: bool = False,
+    attach: RemoteTarget | None = None,
 ) -> int:
     from codex_core import __version__
     from codex_core.config import ConfigError, load_config
@@ -103,8 +121,14 @@ def _run(
         return fail(str(err))
     _log_to_file(config)
     notice = None
+    boot: Boot
     try:
-        if fork:
+        if attach is not None:
+            from codex_tui.app.remote_boot import RemoteBoot
+
+            boot = RemoteBoot(attach.address, attach.token, resume_last=resume == "last")
+            resume_path = boot.thread_path(resume_id) if resume == "id" and resume_id else None
+        elif fork:
             from codex_tui.cli.fork import fork_for_tui
 
             resume_path, notice = fork_for_tui(config, resume, resume_id, show_all)
@@ -113,9 +137,10 @@ def _run(
     except LookupError as err:
         return fail(str(err))
 
-    from codex_tui.app.real_boot import RealBoot
+    if attach is None:
+        from codex_tui.app.real_boot import RealBoot
 
-    boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE)
+        boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE)
     boot.prepare_session()  # the core loads in its process while Textual loads here
     # A key's echo waits for Textual's next frame, at most 60 a second by default; frames are
     # only drawn when something changed, so 120 shortens the wait for free (measured: echo
@@ -167,6 +192,46 @@ def _run(
         # (Textual's inline area alone would keep only its last frame).
         print_transcript(summary.transcript)
     return print_exit_summary(summary)
+
+
+@dataclass(frozen=True)
+class RemoteTarget:
+    """`--remote`: where the session runs, and the bearer token to show it."""
+
+    address: RemoteAddress
+    token: str | None
+
+
+def _remote_target(remote: str | None, token_env: str | None, fork: bool) -> RemoteTarget | None:
+    """The parsed `--remote` flags, or None without them.
+
+    Raises:
+        ValueError: A bad address, a token variable that is not set, or a combination
+            this codex does not offer (one line for the user).
+    """
+    if remote is None:
+        if token_env:
+            raise ValueError("`--remote-auth-token-env` requires `--remote`.")
+        return None
+    from codex_core.frontend.home import CodexHomeError, find_codex_home
+    from codex_core.servers.app_server.remote import RemoteError, parse_remote
+
+    if fork:
+        raise ValueError("`codex fork` is not available with `--remote`")
+    try:
+        home = find_codex_home()
+    except CodexHomeError:
+        home = None
+    try:
+        address = parse_remote(remote, home)
+    except RemoteError as err:
+        raise ValueError(str(err)) from None
+    token = None
+    if token_env:
+        token = os.environ.get(token_env)
+        if token is None:
+            raise ValueError(f"environment variable `{token_env}` is not set")
+    return RemoteTarget(address, token)
 
 
 def print_transcript(lines: tuple[str, ...]) -> None:

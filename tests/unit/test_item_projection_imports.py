@@ -58,6 +58,8 @@ NOT_YET_PORTED = {
     "codex_core/servers/acp/permission.py": "ACP: approval requests",
     "codex_core/servers/app_server/elicitation.py": "app-server: MCP elicitation requests",
     "codex_tui/app/screens/chat_approvals.py": "TUI: approval and elicitation prompts",
+    "codex_tui/app/wire_events.py": "TUI --remote: wire items back into the cells' events",
+    "codex_tui/app/app_server_core.py": "TUI --remote: the session handle over the app-server",
     "codex_tui/app/screens/elicitation.py": "TUI: MCP elicitation form",
     "codex_core/servers/app_server/hub.py": "app-server: the thread pump (preview, approvals)",
     "codex_core/servers/app_server/threads.py": "app-server: the event pump",

@@ -229,6 +229,10 @@ class ChatScreen(Screen[None]):
         self.notify_user("approval-requested", "An MCP server is waiting for your input")
         self.approvals.add(request)
 
+    def on_approval_decided(self, call_id: str) -> None:
+        """Answered by another client: its prompt closes."""
+        self.approvals.decided(call_id)
+
     def on_history_entry(self, event: GetHistoryEntryResponseEvent) -> None:
         """Hand the entry to the composer."""
         self.composer.history_entry(event.offset, event.log_id, event.entry)

@@ -66,6 +66,18 @@ class ApprovalQueue:
             self.open = False
             self.host.app.pop_screen()
 
+    def decided(self, call_id: str) -> None:
+        """The request for `call_id` was answered elsewhere (another client of the thread):
+        forget it, or close its prompt if it is on screen."""
+        self.waiting = deque(r for r in self.waiting if _call_id(r) != call_id)
+        screen = self.host.app.screen
+        if self.open and isinstance(screen, ApprovalScreen) and screen.request.call_id == call_id:
+            self.open = False
+            self.host.timer.resume()
+            self.host.app.pop_screen()
+            self.host.refresh_status()
+            self._next()
+
     def _next(self) -> None:
         if not self.waiting:
             return
@@ -109,6 +121,10 @@ class ApprovalQueue:
             self._next()
 
         host.app.push_screen(ElicitationScreen(request), callback=answered)
+
+
+def _call_id(request: ApprovalRequest | ElicitationRequestEvent) -> str | None:
+    return None if isinstance(request, ElicitationRequestEvent) else request.call_id
 
 
 def _is_mcp(request: ApprovalRequest) -> bool:

@@ -73,6 +73,10 @@ class ChatHooks(Protocol):
         """Hand a history entry to the composer."""
         ...
 
+    def on_approval_decided(self, call_id: str) -> None:
+        """An approval was answered (here, or by another client): its prompt must go."""
+        ...
+
     def on_user_message(self, text: str, cell: UserCell) -> None:
         """A user message joined the transcript (backtrack counts them)."""
         ...
@@ -198,6 +202,11 @@ class EventApplier:
                     hooks.on_elicitation_request(msg)
             case ev.ApprovalDecisionEvent(reviewer="auto_review"):
                 await self._add(auto_review_cell(msg))
+            case ev.ApprovalDecisionEvent(reviewer="another_client"):
+                hooks.on_approval_decided(msg.call_id)
+                if msg.call_id not in self.decided:
+                    self.decided.add(msg.call_id)
+                    await self._add(another_client_cell(msg))
             case ev.ApprovalDecisionEvent():
                 if msg.call_id not in self.decided:
                     await self.add_decision(msg.call_id, msg.kind, msg.decision, msg.command)
@@ -377,6 +386,18 @@ def hook_line(run: ev.HookRun) -> str:
     detail = next((e["text"] for e in run.entries if e.get("kind") in ("feedback", "error")), "")
     line = f"hook: {run.event_name} {run.status.capitalize()}"
     return f"{line} — {detail}" if detail else line
+
+
+def another_client_cell(msg: ev.ApprovalDecisionEvent) -> NoticeCell:
+    """A line saying what another client of the thread decided (`codex --remote`)."""
+    if msg.kind == "exec":
+        shown = display_command(msg.command) if msg.command else "the command"
+        subject = f"codex to run {shown.split(chr(10))[0]}"
+    else:
+        subject = "the edits"
+    if msg.decision in ("approved", "approved_for_session"):
+        return NoticeCell("approved", f"Another client approved {subject}")
+    return NoticeCell("denied", f"Another client did not approve {subject}")
 
 
 def auto_review_cell(msg: ev.ApprovalDecisionEvent) -> NoticeCell:
