@@ -121,7 +121,7 @@ def acp_updates(events: list[Event]) -> str:
     builder = UpdateBuilder()
     lines: list[str] = []
     for event in events:
-        for update in builder.updates(event.msg):
+        for update in builder.updates(event):
             wire = update.model_dump(
                 mode="json", by_alias=True, exclude_none=True, exclude_defaults=True
             )

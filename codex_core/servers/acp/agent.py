@@ -270,7 +270,7 @@ class CodexAgent:
             msg = event.msg
             if isinstance(msg, ShutdownCompleteEvent):
                 return
-            for update in state.builder.updates(msg):
+            for update in state.builder.updates(event):
                 await self._conn.session_update(session_id, update)
             if isinstance(msg, ApprovalRequestEvent):
                 asyncio.get_running_loop().create_task(self._ask(session_id, state, msg))

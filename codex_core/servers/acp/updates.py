@@ -1,5 +1,5 @@
-"""Session events → ACP `session/update`s (pure): message and thought chunks, tool calls with
-kind, title, locations and diffs, plans. Also the replay of a resumed session's history."""
+"""The item projection → ACP `session/update`s (pure): message and thought chunks, tool calls
+with kind, title, locations and diffs, plans; and the tool-call shapes a replay reuses."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from typing import Any, assert_never
 import acp
 from acp.schema import ToolCallLocation, ToolCallStatus
 
-from codex_core import protocol as ev
+from codex_core import items
 from codex_core.frontend.commands import display_command
+from codex_core.items import kinds as k
+from codex_core.items import notices as n
 from codex_core.protocol import AddChange, DeleteChange, FileChange
 
 Update = Any
@@ -61,105 +63,115 @@ def command_start(call_id: str, command: list[str], cwd: str, status: Any) -> An
 
 @dataclass
 class UpdateBuilder:
-    """Per-session translation state: which messages streamed, which tool calls started."""
+    """One session's updates, rendered from its item projection."""
 
-    streamed_message: bool = False
-    streamed_thought: bool = False
-    started: set[str] = field(default_factory=set)
+    projection: items.Projection = field(default_factory=items.Projection)
+    streamed: set[str] = field(default_factory=set)
+    """Messages and reasoning whose deltas were sent (their whole text is not sent again)."""
 
-    def updates(self, msg: ev.EventMsg) -> list[Update]:
-        """The updates for one event (approval requests are handled by the agent)."""
-        match msg:
-            case ev.AgentMessageDeltaEvent():
-                self.streamed_message = True
-                return [acp.update_agent_message_text(msg.delta)]
-            case ev.AgentMessageEvent():
-                streamed, self.streamed_message = self.streamed_message, False
-                return [] if streamed else [acp.update_agent_message_text(msg.message)]
-            case ev.AgentReasoningDeltaEvent():
-                self.streamed_thought = True
-                return [acp.update_agent_thought_text(msg.delta)]
-            case ev.AgentReasoningEvent():
-                streamed, self.streamed_thought = self.streamed_thought, False
-                return [] if streamed else [acp.update_agent_thought_text(msg.text)]
-            case ev.ExecApprovalRequestEvent():
-                self.started.add(msg.call_id)
-                return [command_start(msg.call_id, msg.command, msg.cwd, "pending")]
-            case ev.ApplyPatchApprovalRequestEvent():
-                self.started.add(msg.call_id)
-                return [patch_start(msg.call_id, msg.changes, "pending")]
-            case ev.ApprovalDecisionEvent():
-                if msg.decision in ("denied", "abort"):
-                    return [acp.update_tool_call(msg.call_id, status="failed")]
-                return [acp.update_tool_call(msg.call_id, status="in_progress")]
-            case ev.ExecCommandBeginEvent():
-                if msg.call_id in self.started:
-                    return []
-                self.started.add(msg.call_id)
-                return [command_start(msg.call_id, msg.command, msg.cwd, "in_progress")]
-            case ev.ExecCommandEndEvent():
-                self.started.discard(msg.call_id)
-                output = msg.aggregated_output or msg.stdout + msg.stderr
-                ended: ToolCallStatus = "completed" if msg.exit_code == 0 else "failed"
+    def updates(self, event: items.Event) -> list[Update]:
+        """The updates for one event (the agent asks for approvals and ends prompts)."""
+        return [update for notice in self.projection.feed(event) for update in self._of(notice)]
+
+    def _of(self, notice: n.Notice) -> list[Update]:
+        match notice:
+            case n.AgentMessageDelta():
+                self.streamed.add(notice.item_id)
+                return [acp.update_agent_message_text(notice.delta)]
+            case n.ReasoningDelta():
+                self.streamed.add(notice.item_id)
+                return [acp.update_agent_thought_text(notice.delta)]
+            case n.ItemStarted():
+                return _started(notice.item) if notice.by == "begin" else []
+            case n.ItemCompleted():
+                streamed = notice.item.id in self.streamed
+                self.streamed.discard(notice.item.id)
+                if notice.cause != "ended":
+                    return []  # refused (told with the answer), or left open by its turn
+                return _completed(notice.item, streamed)
+            case n.CommandApprovalRequested():
+                return [command_start(notice.item_id, list(notice.command), notice.cwd, "pending")]
+            case n.PatchApprovalRequested():
+                return [patch_start(notice.item_id, notice.changes, "pending")]
+            case n.ApprovalDecided():
+                refused = notice.decision in ("denied", "abort")
                 return [
                     acp.update_tool_call(
-                        msg.call_id,
-                        status=ended,
-                        content=[acp.tool_content(acp.text_block(output))] if output else None,
-                        raw_output={"exit_code": msg.exit_code},
+                        notice.item_id, status="failed" if refused else "in_progress"
                     )
                 ]
-            case ev.PatchApplyBeginEvent():
-                if msg.call_id in self.started:
-                    return []
-                self.started.add(msg.call_id)
-                return [patch_start(msg.call_id, msg.changes, "in_progress")]
-            case ev.PatchApplyEndEvent():
-                self.started.discard(msg.call_id)
-                applied: ToolCallStatus = "completed" if msg.success else "failed"
-                return [acp.update_tool_call(msg.call_id, status=applied)]
-            case ev.McpToolCallBeginEvent():
-                title = f"{msg.server}.{msg.tool}"
-                return [
-                    acp.start_tool_call(
-                        msg.call_id,
-                        title,
-                        kind="other",
-                        status="in_progress",
-                        raw_input=msg.arguments,
-                    )
-                ]
-            case ev.McpToolCallEndEvent():
-                called: ToolCallStatus = "completed" if msg.is_success else "failed"
-                raw = msg.tool_result if msg.error is None else {"error": msg.error}
-                return [acp.update_tool_call(msg.call_id, status=called, raw_output=raw)]
-            case ev.PlanUpdateEvent():
+            case n.PlanUpdated():
                 entries = [
                     acp.plan_entry(step.step, priority="medium", status=step.status)
-                    for step in msg.plan
+                    for step in notice.plan
                 ]
                 return [acp.update_plan(entries)]
-            case ev.ErrorEvent():
-                return [acp.update_agent_message_text(f"\n\nError: {msg.message}")]
-            case ev.WarningEvent():
-                return [acp.update_agent_thought_text(f"Warning: {msg.message}\n")]
+            case n.TurnError():
+                return [acp.update_agent_message_text(f"\n\nError: {notice.message}")]
+            case n.TurnWarning():
+                return [acp.update_agent_thought_text(f"Warning: {notice.message}\n")]
             case (
-                # No session update for these: turn bookkeeping, output deltas.
-                ev.StreamErrorEvent()
-                | ev.BackgroundEvent()
-                | ev.TaskStartedEvent()
-                | ev.TokenCountEvent()
-                | ev.AgentReasoningSectionBreakEvent()
-                | ev.UserMessageEvent()
-                | ev.SessionConfiguredEvent()
-                | ev.ExecCommandOutputDeltaEvent()
-                | ev.TerminalInteractionEvent()
-                | ev.TurnDiffEvent()
+                # No session update for these: turn bookkeeping (the agent ends the prompt),
+                # output deltas, retries, status lines, typing into commands, hook runs.
+                n.ThreadStarted()
+                | n.TurnStarted()
+                | n.TurnEnded()
+                | n.StreamRetry()
+                | n.ReasoningPartAdded()
+                | n.CommandOutputDelta()
+                | n.TokenUsage()
+                | n.DiffUpdated()
+                | n.HookRunUpdated()
+                | n.TerminalInteraction()
+                | n.BackgroundMessage()
             ):
                 return []
-            case _ if isinstance(msg, ev.HookEvent):
-                return []  # no ACP update for hook runs
-            case _ if isinstance(msg, ev.TurnEndEvent | ev.WebSearchEvent | ev.OpReplyEvent):
-                return []  # the agent ends the prompt; no web search or op-reply updates
             case _ as unreachable:
                 assert_never(unreachable)
+
+
+def _started(item: k.ThreadItem) -> list[Update]:
+    """A tool call as it begins (one asked about was announced with the request)."""
+    match item:
+        case k.CommandExecutionItem():
+            return [command_start(item.id, list(item.command), item.cwd, "in_progress")]
+        case k.FileChangeItem():
+            return [patch_start(item.id, dict(item.changes), "in_progress")]
+        case k.McpToolCallItem():
+            title = f"{item.server}.{item.tool}"
+            call = acp.start_tool_call(
+                item.id, title, kind="other", status="in_progress", raw_input=item.arguments
+            )
+            return [call]
+        case _:
+            return []  # texts stream as chunks; no web search or compaction updates
+
+
+def _completed(item: k.ThreadItem, streamed: bool) -> list[Update]:
+    """A message or thought not streamed, or a tool call's outcome."""
+    match item:
+        case k.AgentMessageItem():
+            return [] if streamed else [acp.update_agent_message_text(item.text)]
+        case k.ReasoningItem():
+            return [] if streamed else [acp.update_agent_thought_text(item.text)]
+        case k.CommandExecutionItem():
+            output = item.aggregated_output or item.stdout + item.stderr
+            return [
+                acp.update_tool_call(
+                    item.id,
+                    status=_status(item.status),
+                    content=[acp.tool_content(acp.text_block(output))] if output else None,
+                    raw_output={"exit_code": item.exit_code},
+                )
+            ]
+        case k.FileChangeItem():
+            return [acp.update_tool_call(item.id, status=_status(item.status))]
+        case k.McpToolCallItem():
+            raw = item.result if item.error is None else {"error": item.error}
+            return [acp.update_tool_call(item.id, status=_status(item.status), raw_output=raw)]
+        case _:
+            return []
+
+
+def _status(status: k.ItemStatus) -> ToolCallStatus:
+    return "completed" if status == "completed" else "failed"
