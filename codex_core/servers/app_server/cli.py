@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import logging
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -77,7 +79,8 @@ def main(argv: list[str], global_overrides: list[str]) -> int:
         )
         return 1
     if listen.kind == "stdio":
-        from codex_core.servers.app_server.transport import serve_stdio
+        with _loading_for_good():
+            from codex_core.servers.app_server.transport import serve_stdio
 
         return _run(serve_stdio(overrides))
     return _serve_socket(ns, listen, overrides)
@@ -101,7 +104,8 @@ def _serve_socket(ns: argparse.Namespace, listen: Listen, overrides: list[str]) 
     except AuthConfigError as err:
         print(f"Error: {err}", file=sys.stderr)
         return 1
-    from codex_core.servers.app_server import ws_transport
+    with _loading_for_good():
+        from codex_core.servers.app_server import ws_transport
 
     if listen.kind == "unix":
         path = listen.path
@@ -123,6 +127,22 @@ def _serve_socket(ns: argparse.Namespace, listen: Listen, overrides: list[str]) 
         )
         return 1
     return _run(ws_transport.serve_websocket(listen, overrides, auth))
+
+
+@contextmanager
+def _loading_for_good() -> Iterator[None]:
+    """Import the server with the cyclic garbage collector paused, then freeze what loaded.
+
+    The server's modules live as long as the process: collecting while they load (~40 ms
+    before `initialize` can be answered) only walks them, and frozen, later collections
+    leave them alone.
+    """
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        gc.enable()
 
 
 def _run(main: Coroutine[Any, Any, int]) -> int:
