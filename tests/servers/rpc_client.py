@@ -31,7 +31,10 @@ class SchemaChecker:
         for arm in requests["oneOf"]:
             method = arm["properties"]["method"]["enum"][0]
             ref = arm["properties"].get("params", {}).get("$ref", "")
-            name = ref.rsplit("/", 1)[-1].removesuffix("Params") + "Response"
+            title = ref.rsplit("/", 1)[-1].removesuffix("Params")
+            if not title:  # a method without params: its name in CamelCase
+                title = "".join(part[:1].upper() + part[1:] for part in method.split("/"))
+            name = title + "Response"
             nested = f"v2/{name}.json"
             self.response_file[method] = nested if (root / nested).is_file() else f"{name}.json"
         self.response_file["initialize"] = "v1/InitializeResponse.json"

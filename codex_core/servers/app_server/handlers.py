@@ -22,6 +22,12 @@ from codex_core.servers.app_server import model_goals as g
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server import thread_admin as admin
+from codex_core.servers.app_server.config_read import (
+    ConfigReadParams,
+    ConfigRequirementsReadParams,
+    config_read,
+    config_requirements_read,
+)
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.model_admin import (
     CancelLoginAccountParams,
@@ -296,6 +302,8 @@ METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
     "turn/steer": (TurnSteerParams, admin.turn_steer),
     "model/list": (m.ModelListParams, model_list),
     "fuzzyFileSearch": (m.FuzzyFileSearchParams, fuzzy_file_search),
+    "config/read": (ConfigReadParams, config_read),
+    "configRequirements/read": (ConfigRequirementsReadParams, config_requirements_read),
     "account/read": (GetAccountParams, admin.account_read),
     "account/logout": (GetAccountParams, admin.account_logout),
     "account/login/start": (LoginAccountParams, admin.account_login_start),

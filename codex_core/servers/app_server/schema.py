@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, create_model
 
+from codex_core.servers.app_server import config_read as c
 from codex_core.servers.app_server import model_admin as a
 from codex_core.servers.app_server import model_extensions as x
 from codex_core.servers.app_server import model_methods as m
@@ -88,6 +89,8 @@ def schema_files() -> dict[str, dict[str, Any]]:
         "turn/steer": a.TurnSteerResponse,
         "model/list": m.ModelListResponse,
         "fuzzyFileSearch": m.FuzzyFileSearchResponse,
+        "config/read": c.ConfigReadResponse,
+        "configRequirements/read": c.ConfigRequirementsReadResponse,
         "account/read": a.GetAccountResponse,
         "account/login/start": a.LoginAccountResponse,
         "hooks/list": x.HooksListResponse,
