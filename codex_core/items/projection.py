@@ -152,7 +152,9 @@ class Projection:
             case ev.PatchApplyBeginEvent():
                 return self._start(turn, k.FileChangeItem(msg.call_id, dict(msg.changes)))
             case ev.PatchApplyEndEvent():
-                out = self._start(turn, k.FileChangeItem(msg.call_id), by="end")
+                # A replayed end says what changed (no begin did); a live one does not.
+                late = k.FileChangeItem(msg.call_id, dict(msg.changes or {}))
+                out = self._start(turn, late, by="end")
                 status: k.ItemStatus = "completed" if msg.success else "failed"
                 return [
                     *out,

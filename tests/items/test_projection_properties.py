@@ -10,7 +10,8 @@ happens, what every frontend renders must hold together:
 - every call the model made (begin, approval request or end) pairs with a completed item;
 - an ended turn leaves nothing open; an interrupted one fails the tool items it closed;
 - an item started by its end (or by the automatic reviewer's refusal) completes at once;
-- every approval answer, status line and `write_stdin` is told once, in order.
+- every approval answer, status line and `write_stdin` is told once, in order;
+- a patch whose end came first (a replay) has the changes its end names.
 """
 
 from __future__ import annotations
@@ -104,7 +105,8 @@ def patch(draw: st.DrawFn) -> list[ev.EventMsg]:
     if draw(MAYBE):
         out.append(ev.PatchApplyBeginEvent(call_id=call, auto_approved=True, changes=changes))
     if draw(MAYBE):
-        out.append(ev.PatchApplyEndEvent(call_id=call, success=draw(MAYBE)))
+        replayed = changes if draw(MAYBE) else None  # a replayed end says what changed
+        out.append(ev.PatchApplyEndEvent(call_id=call, success=draw(MAYBE), changes=replayed))
     return out
 
 
@@ -231,6 +233,9 @@ def told_once(msg: ev.EventMsg, notices: list[n.Notice]) -> None:
             assert [(x.item_id, x.decision, x.reviewer, x.rationale) for x in told] == [
                 (msg.call_id, msg.decision, msg.reviewer, msg.rationale)
             ]
+        case ev.PatchApplyEndEvent(changes=dict() as changes):
+            late = [x for x in notices if isinstance(x, n.ItemStarted) and x.by == "end"]
+            assert all(getattr(x.item, "changes", None) == changes for x in late)
         case ev.BackgroundEvent():
             assert notices == [n.BackgroundMessage(notices[0].turn, msg.message)]
         case ev.TerminalInteractionEvent():
