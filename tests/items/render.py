@@ -21,6 +21,7 @@ from codex_core.protocol import Event, TaskStartedEvent, UserMessageEvent
 from codex_core.rollout.layout import Layout
 from codex_core.servers.acp.updates import UpdateBuilder
 from codex_core.servers.app_server.translate import ApprovalAsk, Translator
+from codex_tui.app.transcript_log import TranscriptLog
 from codex_tui.exec.human import HumanProcessor
 from codex_tui.exec.jsonl import JsonlProcessor
 
@@ -129,10 +130,20 @@ def acp_updates(events: list[Event]) -> str:
     return stable_ids("".join(line + "\n" for line in lines))
 
 
+def transcript_log(events: list[Event]) -> str:
+    """The TUI's Ctrl+T transcript for the stream, each line as Textual markup."""
+    log = TranscriptLog()
+    for event in events:
+        log.record(event.msg)
+    lines = [json.dumps(line.markup, ensure_ascii=False) for line in log.lines]
+    return stable_ids("".join(line + "\n" for line in lines))
+
+
 FRONTENDS: dict[str, Callable[[list[Event]], str]] = {
     "exec_jsonl": exec_jsonl,
     "exec_human": exec_human,
     "app_server": app_server,
     "rollout_items": rollout_items,
     "acp": acp_updates,
+    "transcript_log": transcript_log,
 }
