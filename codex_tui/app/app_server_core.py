@@ -14,10 +14,10 @@ import asyncio
 import itertools
 import json
 import logging
+import time
 from collections import deque
 from typing import Any, assert_never
 
-from codex_core import __version__
 from codex_core.protocol import (
     AddToHistoryOp,
     CleanBackgroundTerminalsOp,
@@ -41,25 +41,29 @@ from codex_core.protocol import (
     ShutdownCompleteEvent,
     ShutdownOp,
     SteerInputOp,
+    StreamErrorEvent,
     TerminateBackgroundTerminalOp,
     TextInput,
+    TurnAbortedEvent,
     UndoOp,
     UserInputOp,
     UserTurnOp,
 )
-from codex_core.servers.app_server.remote import (
-    CONNECT_TIMEOUT,
-    RemoteAddress,
-    RemoteError,
-    RpcFailure,
+from codex_core.servers.app_server.remote import RemoteAddress, RemoteError, RpcFailure
+from codex_tui.app.app_server_connection import (
+    CALL_TIMEOUT,
+    INITIALIZE,
+    handshake,
+    open_connection,
 )
 from codex_tui.app.wire_events import WireEvents
 
 log = logging.getLogger(__name__)
 
-CALL_TIMEOUT = 60.0
-MAX_FRAME = 1 << 27
-"""Largest message accepted from the server (a command's whole output can be large)."""
+RECONNECT_SECONDS = 1.0
+"""How often a lost server is tried again."""
+RECONNECT_GIVE_UP_SECONDS = 600.0
+"""After this long without the server the TUI gives up and says so."""
 _ANSWERS = {
     "approved": "accept",
     "approved_for_session": "acceptForSession",
@@ -71,9 +75,12 @@ _ANSWERS = {
 class AppServerCore:
     """A CoreClient over one connection to a running app-server."""
 
-    def __init__(self, ws: Any, address: RemoteAddress) -> None:
+    def __init__(self, ws: Any, address: RemoteAddress, token: str | None = None) -> None:
         self._ws = ws
         self.address = address
+        self._token = token
+        self._online = asyncio.Event()
+        self._online.set()
         self.wire = WireEvents()
         self._ids = itertools.count(1)
         self._submissions = itertools.count(1)
@@ -92,42 +99,9 @@ class AppServerCore:
         Raises:
             RemoteError: The server cannot be reached, refused the token or the handshake.
         """
-        from websockets.asyncio.client import connect, unix_connect
-        from websockets.exceptions import InvalidStatus
-
-        headers = {"Authorization": f"Bearer {token}"} if token else None
-        where = f"failed to connect to remote app server at `{address.shown}`"
-        try:
-            if address.socket is not None:
-                ws = await unix_connect(
-                    str(address.socket.resolve()),  # the link may be longer than sun_path
-                    uri=address.url,
-                    additional_headers=headers,
-                    open_timeout=CONNECT_TIMEOUT,
-                    compression=None,
-                    max_size=MAX_FRAME,
-                )
-            else:
-                ws = await connect(
-                    address.url,
-                    additional_headers=headers,
-                    open_timeout=CONNECT_TIMEOUT,
-                    compression=None,
-                    max_size=MAX_FRAME,
-                )
-        except InvalidStatus as err:
-            status, reason = err.response.status_code, err.response.reason_phrase
-            raise RemoteError(f"{where}: HTTP error: {status} {reason}") from None
-        except OSError as err:
-            detail = f"{err.strerror} (os error {err.errno})" if err.errno else str(err)
-            prefix = "IO error: " if address.socket is None else ""
-            raise RemoteError(f"{where}: {prefix}{detail}") from None
-        except Exception as err:  # the library's handshake failures (bad response, timeout)
-            raise RemoteError(f"{where}: {err or err.__class__.__name__}") from None
-        core = cls(ws, address)
-        info = {"name": "codex-tui", "version": __version__}
-        capabilities = {"experimentalApi": True, "requiredHumanApproval": True}
-        await core.call("initialize", {"clientInfo": info, "capabilities": capabilities})
+        ws = await open_connection(address, token)
+        core = cls(ws, address, token)
+        await core.call("initialize", INITIALIZE)
         await core._send({"method": "initialized"})
         return core
 
@@ -150,6 +124,11 @@ class AppServerCore:
             RpcFailure: The server answered with an error.
             RemoteError: No answer (the connection closed, or the timeout passed).
         """
+        if not self._online.is_set():  # reconnecting: the request goes to the next server
+            try:
+                await asyncio.wait_for(self._online.wait(), timeout)
+            except TimeoutError:
+                raise RemoteError(self._gone()) from None
         request_id = f"{method}-{next(self._ids)}"
         answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._answers[request_id] = answer
@@ -273,23 +252,67 @@ class AppServerCore:
             raise RemoteError(self._gone()) from None
 
     async def _read(self) -> None:
+        """Take the server's messages; when it goes away, reconnect as 0.169 does (the thread
+        is resumed on whatever server answers at the address), or fail every waiting call."""
         from websockets.exceptions import ConnectionClosed
 
-        try:
-            async for frame in self._ws:
-                self._take(json.loads(frame))
-        except ConnectionClosed:
-            pass
-        except Exception as err:  # garbage from the server: it is not trusted on
-            log.warning("remote app server: unreadable message: %s", err)
-        if self._closing:
+        while True:
+            try:
+                async for frame in self._ws:
+                    self._take(json.loads(frame))
+            except ConnectionClosed:
+                pass
+            except Exception as err:  # garbage from the server: it is not trusted on
+                log.warning("remote app server: unreadable message: %s", err)
+            if self._closing:
+                break
+            if not self.wire.thread_id or not await self._reconnect():
+                break
+        if self._closing:  # the user left (also while reconnecting)
+            self._online.set()
             self._push(Event(id="", msg=ShutdownCompleteEvent()))
             return
         self._failure = self._gone()
+        self._fail_waiting()
+        self._arrived.set()
+
+    async def _reconnect(self) -> bool:
+        """Try the address again every second until a server resumes the thread (True), the
+        user quits or the give-up time passes (False). The status line counts the seconds;
+        a turn the lost server was running ends interrupted."""
+        self._online.clear()
+        self._fail_waiting()
+        started = time.monotonic()
+        while not self._closing:
+            elapsed = time.monotonic() - started
+            if elapsed > RECONNECT_GIVE_UP_SECONDS:
+                return False
+            note = StreamErrorEvent(message=f"Reconnecting to server… ({int(elapsed)}s)")
+            self._push(Event(id=self.wire.turn_id or "", msg=note))
+            try:
+                ws = await open_connection(self.address, self._token)
+                later = await handshake(ws, self.wire.thread_id)
+            except (RemoteError, OSError, TimeoutError) as err:
+                log.info("reconnecting: %s", err)
+                await asyncio.sleep(RECONNECT_SECONDS)
+                continue
+            self._ws = ws
+            resumed = later.pop(0)
+            turns = resumed.get("thread", {}).get("turns") or []
+            running = bool(turns) and turns[-1].get("status") == "inProgress"
+            if self.wire.turn_id is not None and not running:
+                self.wire.turn_id = None
+                self._push(Event(id="", msg=TurnAbortedEvent()))
+            for message in later:
+                self._take(message)
+            self._online.set()
+            return True
+        return False
+
+    def _fail_waiting(self) -> None:
         for answer in self._answers.values():
             if not answer.done():
-                answer.set_exception(RemoteError(self._failure))
-        self._arrived.set()
+                answer.set_exception(RemoteError(self._gone()))
 
     def _take(self, message: dict[str, Any]) -> None:
         method = message.get("method")
@@ -319,7 +342,11 @@ class AppServerCore:
         except (TimeoutError, OSError):
             pass
         if not self._reader.done():
-            await asyncio.wait_for(asyncio.shield(self._reader), 5)
+            try:
+                await asyncio.wait_for(asyncio.shield(self._reader), 5)
+            except TimeoutError:  # still connecting somewhere: leave without it
+                self._reader.cancel()
+                self._push(Event(id="", msg=ShutdownCompleteEvent()))
 
     def _gone(self) -> str:
         return f"the remote app server at `{self.address.shown}` closed the connection"

@@ -197,7 +197,8 @@ def _run(
         # conversation printed in its place, so the terminal's scrollback keeps all of it
         # (Textual's inline area alone would keep only its last frame).
         print_transcript(summary.transcript)
-    return print_exit_summary(summary)
+    command = f"codex --remote {attach.address.shown}" if attach is not None else "codex"
+    return print_exit_summary(summary, command)
 
 
 @dataclass(frozen=True)
@@ -250,7 +251,7 @@ def print_transcript(lines: tuple[str, ...]) -> None:
         print()
 
 
-def print_exit_summary(summary: ExitSummary | None) -> int:
+def print_exit_summary(summary: ExitSummary | None, command: str = "codex") -> int:
     """Print token usage and how to resume (or the error); returns the exit code."""
     from codex_core.terminal_text import printable
     from codex_tui.app.formatting import format_usage
@@ -260,7 +261,7 @@ def print_exit_summary(summary: ExitSummary | None) -> int:
     if summary.usage is not None and (summary.usage.total_tokens or summary.usage.input_tokens):
         print(format_usage(summary.usage))
     if summary.session_id:
-        print(f"To continue this session, run codex resume {summary.session_id}")
+        print(f"To continue this session, run {command} resume {summary.session_id}")
     if summary.error:
         print(f"codex: {printable(summary.error)}", file=sys.stderr)
         return 1

@@ -148,7 +148,7 @@ def test_tui_remote_ws_token_stream_approve_deny_interrupt_resume(
     term.wait_for("again to quit")
     term.child.send("\x03")
     tail = term.rest()
-    found = re.search(r"codex resume ([0-9a-f-]{36})", tail)
+    found = re.search(r"run codex --remote ws://\S+ resume ([0-9a-f-]{36})", tail)
     assert found, tail[-1500:]
     thread_id = found.group(1)
     assert not list(codex_home.rglob("rollout-*.jsonl")), "the TUI's CODEX_HOME got a rollout"
@@ -258,7 +258,7 @@ def test_tui_remote_bad_address_and_unset_token_variable(codex_bin: Path, tmp_pa
     assert "Error: environment variable `CODEX_TEST_UNSET_TOKEN` is not set" in tail
 
 
-def test_tui_remote_server_killed_mid_turn_exits_1_in_one_line(
+def test_tui_remote_server_killed_mid_turn_reconnects(
     codex_bin: Path,
     model_server: ModelServer,
     tmp_path: Path,
@@ -266,17 +266,34 @@ def test_tui_remote_server_killed_mid_turn_exits_1_in_one_line(
     server_cwd: Path,
     servers: list[ServerProcess],
 ) -> None:
-    model_server.add(slow(turn(message(" ".join(f"tick{i}" for i in range(300)))), 0.05))
+    """As 0.169: the TUI says it is reconnecting and tries again; a server that comes up at
+    the same address with the same CODEX_HOME resumes the thread, the cut turn shows as
+    interrupted and the next prompt is answered. Ctrl+C while reconnecting leaves (exit 0)."""
+    model_server.add(
+        slow(turn(message(" ".join(f"tick{i}" for i in range(300)))), 0.05),
+        turn(message("Answered by the new server.")),
+    )
     server = _start(servers, model_server, server_home, server_cwd, "ws://127.0.0.1:0")
     term = _tui(codex_bin, ["--remote", server.url], tmp_path)
     term.wait_for("Ask Codex to do anything")
     term.child.send("stream\r")
     term.wait_for("tick3")
     server.kill()
+    term.wait_for("Reconnecting to server…")
+    again = _start(servers, model_server, server_home, server_cwd, server.url)
+    assert again.url == server.url
+    term.wait_for("Interrupted", timeout=30)
+    term.child.send("next\r")
+    term.wait_for("Answered by the new server.")
+
+    again.kill()
+    term.wait_for("Reconnecting to server…")
+    term.child.send("\x03")
+    term.wait_for("again to quit")
+    term.child.send("\x03")
     tail = term.rest()
     term.child.close()
-    assert term.child.exitstatus == 1
-    assert f"the remote app server at `{server.url}/` closed the connection" in tail
+    assert term.child.exitstatus == 0, tail[-1500:]
     assert "Traceback" not in tail
 
 
