@@ -189,6 +189,13 @@ class AppServerCore:
                     )
             case ExecApprovalOp() | PatchApprovalOp():
                 await self._answer(op)
+            case ResolveElicitationOp():
+                request_id = self.wire.elicitations.pop(op.request_id, None)
+                if request_id is not None:
+                    result: dict[str, Any] = {"action": op.decision}
+                    if op.decision == "accept" and op.content is not None:
+                        result["content"] = op.content
+                    await self._send({"id": request_id, "result": result})
             case CompactOp():
                 await self.call("thread/compact/start", {"threadId": thread})
             case OverrideTurnContextOp():
@@ -207,7 +214,6 @@ class AppServerCore:
                 | ListBackgroundTerminalsOp()
                 | TerminateBackgroundTerminalOp()
                 | CleanBackgroundTerminalsOp()
-                | ResolveElicitationOp()
             ):
                 raise RemoteError(
                     f"`{op.type}` is not available in a TUI attached to a remote app server"

@@ -23,6 +23,7 @@ from codex_core.protocol import (
     AgentReasoningSectionBreakEvent,
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
+    ElicitationRequestEvent,
     ErrorEvent,
     Event,
     EventMsg,
@@ -55,6 +56,7 @@ from codex_core.protocol.common import (
 
 EXEC_APPROVAL = "item/commandExecution/requestApproval"
 PATCH_APPROVAL = "item/fileChange/requestApproval"
+ELICITATION = "mcpServer/elicitation/request"
 Kind = Literal["exec", "patch"]
 
 
@@ -83,6 +85,8 @@ class WireEvents:
     _decided_elsewhere: set[str] = field(default_factory=set)
     """Items whose approval another client answered; the outcome says which way."""
     asked_elsewhere: dict[str, Asked] = field(default_factory=dict)
+    elicitations: dict[str, Any] = field(default_factory=dict)
+    """Server request ids of MCP servers' questions, by the id the form answers with."""
 
     # ------------------------------------------------------------------ session
 
@@ -202,6 +206,19 @@ class WireEvents:
                 changes=_changes(held.get("changes") or []),
                 reason=params.get("reason"),
                 grant_root=params.get("grantRoot"),
+            )
+        elif method == ELICITATION:
+            key = str(request_id)
+            self.elicitations[key] = request_id
+            msg = ElicitationRequestEvent(
+                server_name=params.get("serverName") or "",
+                id=key,
+                message=params.get("message") or "",
+                mode="url" if params.get("mode") == "url" else "form",
+                requested_schema=params.get("requestedSchema"),
+                url=params.get("url"),
+                elicitation_id=params.get("elicitationId"),
+                turn_id=params.get("turnId"),
             )
         else:
             return []

@@ -339,3 +339,35 @@ def test_tui_remote_two_clients_sdk_answers_and_the_prompt_closes(
     term.wait_for("again to quit")
     term.child.send("\x03")
     term.rest()
+
+
+def test_tui_remote_resume_picker_lists_the_servers_threads(
+    codex_bin: Path,
+    model_server: ModelServer,
+    tmp_path: Path,
+    server_home: Path,
+    server_cwd: Path,
+    servers: list[ServerProcess],
+) -> None:
+    model_server.add(turn(message("Stored on the server.")), turn(message("Picked and resumed.")))
+    server = _start(servers, model_server, server_home, server_cwd, "ws://127.0.0.1:0")
+    term = _tui(codex_bin, ["--remote", server.url], tmp_path)
+    term.wait_for("Ask Codex to do anything")
+    term.child.send("a thread on the server\r")
+    term.wait_for("Stored on the server.")
+    term.child.send("\x03")
+    term.wait_for("again to quit")
+    term.child.send("\x03")
+    term.rest()
+
+    term = _tui(codex_bin, ["--remote", server.url, "resume"], tmp_path)
+    term.wait_for("Resume a previous session")
+    term.wait_for("a thread on the server")
+    term.child.send("\r")
+    term.wait_for("Stored on the server.")
+    term.child.send("and again\r")
+    term.wait_for("Picked and resumed.")
+    term.child.send("\x03")
+    term.wait_for("again to quit")
+    term.child.send("\x03")
+    term.rest()

@@ -8,6 +8,7 @@ from codex_core.protocol import (
     AgentMessageDeltaEvent,
     AgentMessageEvent,
     ApprovalDecisionEvent,
+    ElicitationRequestEvent,
     EventMsg,
     ExecApprovalRequestEvent,
     ExecCommandBeginEvent,
@@ -19,7 +20,7 @@ from codex_core.protocol import (
     TurnAbortedEvent,
     UserMessageEvent,
 )
-from codex_tui.app.wire_events import EXEC_APPROVAL, WireEvents
+from codex_tui.app.wire_events import ELICITATION, EXEC_APPROVAL, WireEvents
 
 T = "thread-1"
 COMMAND = {
@@ -147,3 +148,25 @@ def test_wire_events_resumed_thread_past() -> None:
         "agent_message",
         "task_complete",
     ]
+
+
+def test_wire_events_mcp_elicitation_becomes_the_form_request() -> None:
+    wire = _wire()
+    schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+    params: dict[str, Any] = {
+        "threadId": T,
+        "turnId": "u1",
+        "serverName": "files",
+        "mode": "form",
+        "message": "Which file?",
+        "requestedSchema": schema,
+    }
+    [event] = wire.server_request(3, ELICITATION, params)
+    assert event.msg == ElicitationRequestEvent(
+        server_name="files",
+        id="3",
+        message="Which file?",
+        requested_schema=schema,
+        turn_id="u1",
+    )
+    assert wire.elicitations == {"3": 3}
