@@ -1,12 +1,13 @@
 """The one item projection: session events → thread items started, streamed and completed.
 
 Frontends (exec `--json`, the app-server, …) feed each session `Event` to a `Projection` and
-render the notices it returns; none of them matches on raw events. Items follow the 0.169
-app-server's `ThreadItem` kinds (`kinds`); notices are in `notices`.
+render the notices it returns; none of them matches on raw events (`Event` and `EventMsg` name
+what they are fed). Items follow the 0.169 app-server's `ThreadItem` kinds (`kinds`); notices
+are in `notices`.
 """
 
 from codex_core.items import kinds, notices
 from codex_core.items.projection import NewId, Projection, counting_ids
-from codex_core.protocol.events import Event
+from codex_core.protocol.events import Event, EventMsg
 
-__all__ = ["Event", "NewId", "Projection", "counting_ids", "kinds", "notices"]
+__all__ = ["Event", "EventMsg", "NewId", "Projection", "counting_ids", "kinds", "notices"]

@@ -3,73 +3,90 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import assert_never
 
 from textual.content import Content
 
+from codex_core import items
 from codex_core.frontend.commands import display_command
-from codex_core.protocol import (
-    AgentMessageEvent,
-    AgentReasoningEvent,
-    BackgroundEvent,
-    ErrorEvent,
-    EventMsg,
-    ExecCommandEndEvent,
-    McpToolCallEndEvent,
-    PatchApplyBeginEvent,
-    PatchApplyEndEvent,
-    TurnAbortedEvent,
-    UserMessageEvent,
-    WarningEvent,
-)
-from codex_core.protocol.common import AddChange, DeleteChange, UpdateChange
+from codex_core.items import kinds as k
+from codex_core.items import notices as n
+from codex_core.protocol.common import AddChange, DeleteChange, FileChange, UpdateChange
 from codex_tui.app.git_diff import diff_lines
+
+TURN = "tui"
+"""The turn every event is fed under: the screen passes events on without their ids."""
 
 
 class TranscriptLog:
-    """Every event worth reading again, kept whole (the screen drops old cells; this does not)."""
+    """Every item worth reading again, kept whole (the screen drops old cells; this does not)."""
 
     def __init__(self) -> None:
         self.lines: list[Content] = []
+        self._projection = items.Projection()
+        self._asked: dict[str, k.FileChangeItem] = {}
+        """Patches started by a request for approval, shown once allowed."""
 
-    def record(self, msg: EventMsg) -> None:
+    def record(self, msg: items.EventMsg) -> None:
         """Append what `msg` adds to the conversation, if anything."""
-        match msg:
-            case UserMessageEvent():
-                self._block("› ", "bold $accent", msg.message)
-            case AgentMessageEvent():
-                self._block("• ", "$text", msg.message)
-            case AgentReasoningEvent():
-                self._block("• ", "$text-muted italic", msg.text, style="$text-muted italic")
-            case ExecCommandEndEvent():
-                command = display_command(msg.command) if msg.command else "command"
+        for notice in self._projection.feed(items.Event(id=TURN, msg=msg)):
+            self._render(notice)
+
+    def _render(self, notice: n.Notice) -> None:
+        match notice:
+            case n.ItemStarted(item=k.FileChangeItem() as patch):
+                if notice.by == "approval":
+                    self._asked[patch.id] = patch
+                elif notice.by in ("begin", "end"):  # an end has the changes on replay
+                    self._patch(patch.changes)
+            case n.ApprovalDecided():
+                asked = self._asked.pop(notice.item_id, None)
+                if asked is not None and notice.decision.startswith("approved"):
+                    self._patch(asked.changes)
+            case n.ItemCompleted():
+                self._asked.pop(notice.item.id, None)
+                if notice.cause == "ended":
+                    self._completed(notice.item)
+            case n.TurnError():
+                self._block("■ ", "$error", notice.message, style="$error")
+            case n.TurnWarning():
+                self._block("⚠ ", "$warning", notice.message, style="$warning")
+            case n.BackgroundMessage():
+                self._block("• ", "$text-muted", notice.message, style="$text-muted")
+            case n.TurnEnded(status="interrupted"):
+                self._block("■ ", "$error", "Interrupted", style="$error")
+            case _:
+                pass  # deltas (the whole item follows), bookkeeping, what the cells show alone
+
+    def _completed(self, item: k.ThreadItem) -> None:
+        match item:
+            case k.UserMessageItem():
+                self._block("› ", "bold $accent", item.text)
+            case k.AgentMessageItem():
+                self._block("• ", "$text", item.text)
+            case k.ReasoningItem():
+                self._block("• ", "$text-muted italic", item.text, style="$text-muted italic")
+            case k.CommandExecutionItem():
+                command = display_command(item.command) if item.command else "command"
                 self._block("$ ", "bold $accent", command)
-                output = msg.aggregated_output or (msg.stdout + msg.stderr)
+                output = item.aggregated_output or (item.stdout + item.stderr)
                 self.lines += [
                     Content.styled("  " + line, "$text-muted")
                     for line in output.rstrip("\n").splitlines()
                 ]
-                state = "$success" if msg.exit_code == 0 else "$error"
-                self.lines.append(Content.styled(f"  exit code {msg.exit_code}", state))
-            case PatchApplyBeginEvent() | PatchApplyEndEvent():
-                for path, change in (msg.changes or {}).items():  # an end has them on replay
-                    self._patch(path, change)
-            case McpToolCallEndEvent():
-                title = f"{msg.server}.{msg.tool}"
-                self._block("• ", "bold", f"Called {title}")
-                body = msg.error or json.dumps(msg.tool_result, ensure_ascii=False, indent=1)
+                state = "$success" if item.exit_code == 0 else "$error"
+                self.lines.append(Content.styled(f"  exit code {item.exit_code}", state))
+            case k.McpToolCallItem():
+                self._block("• ", "bold", f"Called {item.server}.{item.tool}")
+                body = item.error or json.dumps(item.result, ensure_ascii=False, indent=1)
                 self.lines += [
                     Content.styled("  " + line, "$text-muted") for line in str(body).splitlines()
                 ]
-            case ErrorEvent():
-                self._block("■ ", "$error", msg.message, style="$error")
-            case WarningEvent():
-                self._block("⚠ ", "$warning", msg.message, style="$warning")
-            case BackgroundEvent():
-                self._block("• ", "$text-muted", msg.message, style="$text-muted")
-            case TurnAbortedEvent():
-                self._block("■ ", "$error", "Interrupted", style="$error")
-            case _:
-                pass
+            case k.FileChangeItem() | k.WebSearchItem() | k.ContextCompactionItem():
+                pass  # a patch shows as it begins; searches and compactions are not kept
+            case _ as unreachable:
+                assert_never(unreachable)
 
     def _block(self, mark: str, mark_style: str, text: str, style: str = "") -> None:
         if self.lines:
@@ -78,7 +95,11 @@ class TranscriptLog:
             lead = (mark, mark_style) if i == 0 else (" " * len(mark), "")
             self.lines.append(Content.assemble(lead, (line, style)))
 
-    def _patch(self, path: str, change: AddChange | DeleteChange | UpdateChange) -> None:
+    def _patch(self, changes: Mapping[str, FileChange]) -> None:
+        for path, change in changes.items():
+            self._change(path, change)
+
+    def _change(self, path: str, change: AddChange | DeleteChange | UpdateChange) -> None:
         match change:
             case AddChange():
                 self._block("+ ", "$success", f"Added {path}")

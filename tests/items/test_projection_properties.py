@@ -215,13 +215,16 @@ class Checker:
 
 
 def call_ids(events: list[ev.Event]) -> set[str]:
-    """The ids of the calls the events announce (begins, approval requests, ends; typing
-    into a running command is no call of its own)."""
+    """The ids of the calls the events announce (begins, approval requests, ends, refusals;
+    typing into a running command is no call of its own, and a call the automatic reviewer
+    allowed starts only when it begins)."""
     passing = ev.ExecCommandOutputDeltaEvent | ev.TerminalInteractionEvent
     return {
         msg.call_id
         for e in events
-        if not isinstance(msg := e.msg, passing) and hasattr(msg, "call_id")
+        if not isinstance(msg := e.msg, passing)
+        and hasattr(msg, "call_id")
+        and not (isinstance(msg, ev.ApprovalDecisionEvent) and msg.decision == "approved")
     }
 
 

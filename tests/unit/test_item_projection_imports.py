@@ -29,6 +29,7 @@ PORTED = frozenset(
         "codex_tui/exec/jsonl.py",
         "codex_tui/exec/human.py",
         "codex_core/servers/acp/updates.py",
+        "codex_tui/app/transcript_log.py",
         "codex_core/servers/app_server/translate.py",
         "codex_core/servers/app_server/item_wire.py",
         "codex_core/rollout/layout.py",
@@ -39,7 +40,6 @@ PORTED = frozenset(
 
 NOT_YET_PORTED = {
     # The matches that remain, each with its own call-id tracking:
-    "codex_tui/app/transcript_log.py": "the TUI's transcript log",
     "codex_tui/app/screens/chat_events.py": "the TUI's cells",
     # Pumps and screens that pass events on or pick out a few (the one-wire step):
     "codex_tui/app/coalesce.py": "TUI: coalesces deltas",
