@@ -215,9 +215,9 @@ class ApprovalDecided:
 
 @dataclass(frozen=True)
 class TerminalInteraction:
-    """The model typed into (or polled, with empty `stdin`) a running command; as 0.169's
-    `item/commandExecution/terminalInteraction`: `item_id` is the command's (its `exec_command`
-    call), or the `write_stdin` call's when that is not known."""
+    """The model typed into (or polled, with empty `stdin`) a running command; the fields of
+    0.169's `item/commandExecution/terminalInteraction`, with `item_id` the command's (its
+    `exec_command` call) or, when that is not known, the `write_stdin` call's."""
 
     turn: str
     item_id: str
