@@ -10,9 +10,11 @@ from typing import Any
 from textual.pilot import Pilot
 
 from codex_core.protocol import (
+    AgentMessageDeltaEvent,
     ApprovalDecisionEvent,
     ExecApprovalOp,
     ExecApprovalRequestEvent,
+    StreamErrorEvent,
     TaskStartedEvent,
 )
 from codex_tui.app.codex_app import CodexApp
@@ -55,5 +57,22 @@ def test_snapshot_remote_another_client_decided(snap_compare: Compare) -> None:
         await settle(pilot, boot.core, rounds=3)
         assert isinstance(pilot.app.screen, ChatScreen)  # the prompt closed
         assert not boot.core.ops_of(ExecApprovalOp)  # and this TUI answered nothing
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=before)
+
+
+def test_snapshot_remote_reconnecting(snap_compare: Compare) -> None:
+    """The server went away mid-turn: the status line counts the seconds of reconnecting."""
+    boot = FakeBoot()
+    app = CodexApp(boot, options(), clock=frozen_clock())
+
+    async def before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        boot.core.emit(
+            TaskStartedEvent(),
+            AgentMessageDeltaEvent(delta="Half an answer"),
+            StreamErrorEvent(message="Reconnecting to server… (3s)"),
+        )
+        await settle(pilot, boot.core, rounds=3)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=before)
