@@ -214,6 +214,24 @@ class ApprovalDecided:
 
 
 @dataclass(frozen=True)
+class ElicitationRequested:
+    """An MCP server waits for the user (a form to fill or a URL to open); the frontend
+    answers it (`ResolveElicitationOp` with `server_name` and `request_id`)."""
+
+    turn: str
+    server_name: str
+    request_id: str
+    message: str
+
+
+@dataclass(frozen=True)
+class SessionEnded:
+    """The session shut down; nothing follows."""
+
+    turn: str
+
+
+@dataclass(frozen=True)
 class TerminalInteraction:
     """The model typed into (or polled, with empty `stdin`) a running command; the fields of
     0.169's `item/commandExecution/terminalInteraction`, with `item_id` the command's (its
@@ -243,7 +261,10 @@ ItemNotice: TypeAlias = (
 )
 """An item's lifecycle."""
 
-ApprovalNotice: TypeAlias = CommandApprovalRequested | PatchApprovalRequested | ApprovalDecided
+ApprovalNotice: TypeAlias = (
+    CommandApprovalRequested | PatchApprovalRequested | ApprovalDecided | ElicitationRequested
+)
+"""Questions for the user, and their answers."""
 
 TurnNotice: TypeAlias = (
     ThreadStarted
@@ -255,6 +276,7 @@ TurnNotice: TypeAlias = (
     | HookRunUpdated
     | TerminalInteraction
     | BackgroundMessage
+    | SessionEnded
     | TokenUsage
     | PlanUpdated
     | DiffUpdated

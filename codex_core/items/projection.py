@@ -213,6 +213,10 @@ class Projection:
             case ev.HookStartedEvent() | ev.HookCompletedEvent():
                 ended = isinstance(msg, ev.HookCompletedEvent)
                 return [n.HookRunUpdated(turn, msg.run, ended)]
+            case ev.ElicitationRequestEvent():
+                return [n.ElicitationRequested(turn, msg.server_name, msg.id, msg.message)]
+            case ev.ShutdownCompleteEvent():
+                return [n.SessionEnded(turn)]
             case _ if isinstance(msg, ev.OpReplyEvent):
                 return []  # replies to ops
             case _ as unreachable:

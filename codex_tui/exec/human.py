@@ -77,10 +77,13 @@ class HumanProcessor:
         self._print(self._style("user", "cyan", "bold"))
         self._print(printable(self.prompt.rstrip("\n")))
 
-    def handle(self, event: items.Event) -> None:
-        """Print what one session event adds (text without the terminal controls it carries)."""
-        for notice in self._projection.feed(event):
+    def handle(self, event: items.Event) -> list[n.Notice]:
+        """Print what one session event adds (text without the terminal controls it carries);
+        returns its notices."""
+        notices = self._projection.feed(event)
+        for notice in notices:
             self._render(notice)
+        return notices
 
     def _render(self, notice: n.Notice) -> None:
         match notice:
@@ -138,9 +141,12 @@ class HumanProcessor:
                 | n.CommandOutputDelta()
                 | n.CommandApprovalRequested()
                 | n.PatchApprovalRequested()
+                | n.ElicitationRequested()
+                | n.SessionEnded()
             ):
-                # Deliberately not shown: bookkeeping, deltas (the whole item follows) and
-                # approval requests (exec never asks; an allowed call shows as it runs).
+                # Deliberately not shown: bookkeeping, deltas (the whole item follows),
+                # approval requests (exec never asks; an allowed call shows as it runs) and
+                # MCP servers' questions (declined by the run loop).
                 pass
             case _ as unreachable:
                 assert_never(unreachable)

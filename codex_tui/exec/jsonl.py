@@ -27,10 +27,12 @@ class JsonlProcessor:
         self._todo: dict[str, Any] | None = None
         self._usage = TokenUsage()
 
-    def handle(self, event: items.Event) -> None:
-        """Print the lines for one session event."""
-        for notice in self._projection.feed(event):
+    def handle(self, event: items.Event) -> list[n.Notice]:
+        """Print the lines for one session event; returns its notices."""
+        notices = self._projection.feed(event)
+        for notice in notices:
             self._render(notice)
+        return notices
 
     # ------------------------------------------------------------------ output
 
@@ -100,6 +102,8 @@ class JsonlProcessor:
                 | n.CommandApprovalRequested()
                 | n.PatchApprovalRequested()
                 | n.ApprovalDecided()
+                | n.ElicitationRequested()
+                | n.SessionEnded()
                 | n.DiffUpdated()
                 | n.HookRunUpdated()
                 | n.TerminalInteraction()

@@ -7,30 +7,50 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from codex_core import items
 from codex_core.config import Config
+from codex_core.items import notices as n
 from codex_core.protocol import (
-    ElicitationRequestEvent,
-    Event,
     LocalImageInput,
     Op,
     ResolveElicitationOp,
-    ShutdownCompleteEvent,
     ShutdownOp,
     TextInput,
-    TurnEndEvent,
     UserTurnOp,
 )
 
+if TYPE_CHECKING:
+    from codex_core.session import Session
+
 
 class EventProcessor(Protocol):
-    """Prints events; remembers whether the turn failed and the last message."""
+    """Renders the item projection of the run's events; remembers whether the turn failed
+    and the last message."""
 
     failed: bool
     last_message: str | None
 
-    def handle(self, event: Event) -> None: ...
+    def handle(self, event: items.Event) -> list[n.Notice]:
+        """Render one event; returns its notices."""
+        ...
+
+
+async def render_until(
+    session: Session, processor: EventProcessor, end: type[n.TurnEnded | n.SessionEnded]
+) -> None:
+    """Render the session's events until the notice `end`, declining every MCP server's
+    question on the way: nobody can fill a form here (as the Codex CLI 0.169's exec)."""
+    while True:
+        for notice in processor.handle(await session.next_event()):
+            if isinstance(notice, n.ElicitationRequested):
+                decline = ResolveElicitationOp(
+                    server_name=notice.server_name, request_id=notice.request_id, decision="decline"
+                )
+                await session.submit(decline)
+            elif isinstance(notice, end):
+                return
 
 
 async def run_exec_session(
@@ -78,29 +98,12 @@ async def run_exec_session(
         op or UserTurnOp(items=list(items), final_output_json_schema=output_schema)
     )
     try:
-        while True:
-            event = await session.next_event()
-            if isinstance(event.msg, ElicitationRequestEvent):
-                # Nobody can fill a form here: decline at once, as the Codex CLI 0.169 does.
-                await session.submit(
-                    ResolveElicitationOp(
-                        server_name=event.msg.server_name,
-                        request_id=event.msg.id,
-                        decision="decline",
-                    )
-                )
-            processor.handle(event)
-            if isinstance(event.msg, TurnEndEvent):
-                break
+        await render_until(session, processor, n.TurnEnded)
     finally:
         # Also on SIGINT (this task cancelled): shutting down interrupts the turn, and the
         # events that follow (the command's end, `turn_aborted`) still reach the output.
         await session.submit(ShutdownOp())
-        while True:
-            event = await session.next_event()
-            if isinstance(event.msg, ShutdownCompleteEvent):
-                break
-            processor.handle(event)
+        await render_until(session, processor, n.SessionEnded)
         await discard_unclaimed()  # none, unless the session stopped before adopting them
     if output_last_message is not None:
         try:

@@ -10,7 +10,8 @@ happens, what every frontend renders must hold together:
 - every call the model made (begin, approval request or end) pairs with a completed item;
 - an ended turn leaves nothing open; an interrupted one fails the tool items it closed;
 - an item started by its end (or by the automatic reviewer's refusal) completes at once;
-- every approval answer, status line and `write_stdin` is told once, in order;
+- every approval answer, status line, `write_stdin`, MCP server's question and the shutdown
+  is told once, in order;
 - a patch whose end came first (a replay) has the changes its end names.
 """
 
@@ -135,6 +136,8 @@ NOTES = st.sampled_from(
         [ev.WarningEvent(message="careful")],
         [ev.TurnDiffEvent(unified_diff="")],
         [ev.BackgroundEvent(message="starting")],
+        [ev.ElicitationRequestEvent(server_name="s", id="e1", message="name?")],
+        [ev.ShutdownCompleteEvent()],
         [ev.TerminalInteractionEvent(call_id="w1", process_id="7", stdin="y\n")],
         [ev.TerminalInteractionEvent(call_id="w2", process_id="7", stdin="", command_call_id="c1")],
     ]
@@ -239,6 +242,11 @@ def told_once(msg: ev.EventMsg, notices: list[n.Notice]) -> None:
         case ev.PatchApplyEndEvent(changes=dict() as changes):
             late = [x for x in notices if isinstance(x, n.ItemStarted) and x.by == "end"]
             assert all(getattr(x.item, "changes", None) == changes for x in late)
+        case ev.ElicitationRequestEvent():
+            turn = notices[0].turn
+            assert notices == [n.ElicitationRequested(turn, msg.server_name, msg.id, msg.message)]
+        case ev.ShutdownCompleteEvent():
+            assert notices == [n.SessionEnded(notices[0].turn)]
         case ev.BackgroundEvent():
             assert notices == [n.BackgroundMessage(notices[0].turn, msg.message)]
         case ev.TerminalInteractionEvent():

@@ -124,6 +124,8 @@ class UpdateBuilder:
                 | n.HookRunUpdated()
                 | n.TerminalInteraction()
                 | n.BackgroundMessage()
+                | n.ElicitationRequested()  # declined by the agent
+                | n.SessionEnded()
             ):
                 return []
             case _ as unreachable:

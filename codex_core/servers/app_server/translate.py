@@ -193,8 +193,14 @@ class Translator:
                 out.extend(self._finish(notice.turn, turn, notice.status))
             case p.ThreadStarted() | p.HookRunUpdated():
                 pass  # the thread was announced when the client started it
-            case p.ApprovalDecided() | p.TerminalInteraction() | p.BackgroundMessage():
-                pass  # not sent (yet): the app-server answers approvals itself
+            case (
+                p.ApprovalDecided()
+                | p.ElicitationRequested()
+                | p.TerminalInteraction()
+                | p.BackgroundMessage()
+                | p.SessionEnded()
+            ):
+                pass  # not sent (yet): approvals and elicitations are asked from the events
             case _ as unreachable:
                 assert_never(unreachable)
 
