@@ -105,16 +105,20 @@ class AppServerCore:
         await core._send({"method": "initialized"})
         return core
 
-    async def open_thread(self, thread_id: str | None) -> None:
-        """Start a thread, or resume `thread_id`; its first event is `session_configured`.
+    async def open_thread(
+        self, thread_id: str | None, overrides: dict[str, Any] | None = None
+    ) -> None:
+        """Start a thread, or resume `thread_id`, with `overrides` (the wire's `model`,
+        `cwd`, `approvalPolicy`, `sandbox`, …); its first event is `session_configured`.
 
         Raises:
             RemoteError: The server refused.
         """
+        params = dict(overrides or {})
         if thread_id is None:
-            response = await self.call("thread/start", {})
+            response = await self.call("thread/start", params)
         else:
-            response = await self.call("thread/resume", {"threadId": thread_id})
+            response = await self.call("thread/resume", {**params, "threadId": thread_id})
         self._push(self.wire.session_configured(response))
 
     async def call(self, method: str, params: Any, timeout: float = CALL_TIMEOUT) -> Any:

@@ -39,11 +39,19 @@ class RemoteBoot:
     """Implements `Boot` against an app-server."""
 
     def __init__(
-        self, address: RemoteAddress, token: str | None, *, resume_last: bool = False
+        self,
+        address: RemoteAddress,
+        token: str | None,
+        *,
+        resume_last: bool = False,
+        overrides: dict[str, Any] | None = None,
     ) -> None:
         self.address = address
         self.token = token
         self.resume_last = resume_last
+        self.overrides = overrides or {}
+        """What the command line chose for the thread (`-m`, `-a`, `-s`, `-C`), sent with
+        `thread/start` and `thread/resume`; the local config.toml is not the server's."""
         self._threads: dict[Path, str] = {}
         """Thread ids by the path the picker was given for them."""
 
@@ -102,7 +110,7 @@ class RemoteBoot:
             listed = await core.call("thread/list", {"limit": 1})
             data = listed.get("data") or []
             thread_id = data[0]["id"] if data else None
-        await core.open_thread(thread_id)
+        await core.open_thread(thread_id, self.overrides)
         return core
 
     def prepare_session(self) -> None:
@@ -122,3 +130,21 @@ class RemoteBoot:
 
     def release_spare(self) -> None:
         """No spare process."""
+
+
+def thread_overrides(
+    model: str | None,
+    approval_policy: str | None,
+    sandbox_mode: str | None,
+    cwd: str | None,
+    approvals_reviewer: str | None = None,
+) -> dict[str, Any]:
+    """The `thread/start` fields for the flags given on the command line (none for unset)."""
+    fields = {
+        "model": model,
+        "approvalPolicy": approval_policy,
+        "sandbox": sandbox_mode,
+        "cwd": cwd,
+        "approvalsReviewer": approvals_reviewer,
+    }
+    return {key: value for key, value in fields.items() if value is not None}

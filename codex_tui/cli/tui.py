@@ -128,9 +128,18 @@ def _run(
     boot: Boot
     try:
         if attach is not None:
-            from codex_tui.app.remote_boot import RemoteBoot
+            from codex_tui.app.remote_boot import RemoteBoot, thread_overrides
 
-            boot = RemoteBoot(attach.address, attach.token, resume_last=resume == "last")
+            chosen = thread_overrides(
+                overrides.model,
+                overrides.approval_policy,
+                overrides.sandbox_mode,
+                str(overrides.cwd) if overrides.cwd is not None else None,
+                overrides.approvals_reviewer,
+            )
+            boot = RemoteBoot(
+                attach.address, attach.token, resume_last=resume == "last", overrides=chosen
+            )
             resume_path = boot.thread_path(resume_id) if resume == "id" and resume_id else None
         elif fork:
             from codex_tui.cli.fork import fork_for_tui

@@ -186,8 +186,9 @@ def test_tui_remote_unix_socket_stream_and_approve(
     sock = tmp_path / "s.sock"
     _start(servers, model_server, server_home, server_cwd, f"unix://{sock}")
     _wait_path(sock)
-    term = _tui(codex_bin, ["--remote", f"unix://{sock}"], tmp_path)
+    term = _tui(codex_bin, ["--remote", f"unix://{sock}", "-m", "gpt-remote-pick"], tmp_path)
     term.wait_for("Ask Codex to do anything")
+    term.wait_for("gpt-remote-pick")  # -m goes to thread/start: the server's thread uses it
     term.child.send("go\r")
     term.wait_for("Allow Codex to run this command?")
     term.wait_for("echo unix > unix.txt")
