@@ -1,18 +1,22 @@
 """`/hooks` and `/skills` (issue 25): what the user sees, and trusting a hook from the TUI.
 
 Fixed directories under the temp dir: the cells show paths, and snapshots must not change
-between runs.
+between runs. Tests of this module on other xdist workers would rebuild the same directory
+under each other, so each test holds a lock on it for its whole run.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import shutil
 import tempfile
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from codex_core.hooks.sources import load_hooks
@@ -20,6 +24,16 @@ from tests.tui.fake_core import FakeBoot, configured
 from tests.tui.test_snapshots_commands import SIZE, Compare, app_with, run, submit
 
 BASE = Path(tempfile.gettempdir()) / "codex-tui-snapshot-extensions"
+
+
+@pytest.fixture(autouse=True)
+def _one_test_at_a_time_in_base() -> Iterator[None]:
+    with open(f"{BASE}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def home_with_hooks_and_skills(base: Path = BASE) -> tuple[Path, Path]:
