@@ -101,11 +101,21 @@ def exec_mcp_run(binary: str, home: Path, cwd: Path, server: ModelServer) -> flo
 
 
 def tui_run(binary: str, home: Path, cwd: Path, server: ModelServer) -> float:
-    """The TUI started with a prompt in a pty → the answer's first word on the screen."""
+    """The TUI started with a prompt in a pty → the answer's first word on the screen.
+
+    Each run gets a server of its own, answering every request: a TUI may send a request
+    more (a retry) and must not leave the next run without its answer.
+    """
+    with ModelServer() as own:
+        for _ in range(3):
+            own.add(turn(message(WORD + " answers", chunks=[WORD, " answers"])))
+        return _tui_answer(binary, home, cwd, own)
+
+
+def _tui_answer(binary: str, home: Path, cwd: Path, server: ModelServer) -> float:
     import pexpect
     import pyte
 
-    server.add(turn(message(WORD + " answers", chunks=[WORD, " answers"])))
     argv = ["-a", "on-request", "-s", "read-only", *server.cli_flags(), *MODEL, "say hi"]
     start = time.perf_counter()
     child = pexpect.spawn(
