@@ -75,7 +75,11 @@ class Projection:
 
     def feed(self, event: ev.Event) -> list[n.Notice]:
         """The notices for one event, in the order a client should see them."""
-        turn, msg = event.id, event.msg
+        return self.feed_msg(event.id, event.msg)
+
+    def feed_msg(self, turn: str, msg: ev.EventMsg) -> list[n.Notice]:
+        """`feed` for an event taken apart: `msg` of the submission `turn` (for a frontend
+        handed events without their ids; no `Event` is built for each delta)."""
         match msg:
             case ev.SessionConfiguredEvent():
                 return [n.ThreadStarted(turn, msg.session_id)]
@@ -225,7 +229,10 @@ class Projection:
     # ------------------------------------------------------------------ turns
 
     def _state(self, turn: str) -> _Turn:
-        return self._turns.setdefault(turn, _Turn())
+        state = self._turns.get(turn)
+        if state is None:  # (not `setdefault`: it would build a state for every delta)
+            state = self._turns[turn] = _Turn()
+        return state
 
     def _turn_started(self, turn: str, context_window: int | None) -> list[n.Notice]:
         out: list[n.Notice] = [*self._close_turn(turn, "interrupted")]

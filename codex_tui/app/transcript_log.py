@@ -15,6 +15,8 @@ from codex_core.items import notices as n
 from codex_core.protocol.common import AddChange, DeleteChange, FileChange, UpdateChange
 from codex_tui.app.git_diff import diff_lines
 
+_PASSING = (n.AgentMessageDelta, n.ReasoningDelta, n.CommandOutputDelta)
+"""The notices of a streaming answer or command: the whole item follows (checked first)."""
 TURN = "tui"
 """The turn every event is fed under: the screen passes events on without their ids."""
 
@@ -30,8 +32,9 @@ class TranscriptLog:
 
     def record(self, msg: items.EventMsg) -> None:
         """Append what `msg` adds to the conversation, if anything."""
-        for notice in self._projection.feed(items.Event(id=TURN, msg=msg)):
-            self._render(notice)
+        for notice in self._projection.feed_msg(TURN, msg):
+            if not isinstance(notice, _PASSING):
+                self._render(notice)
 
     def _render(self, notice: n.Notice) -> None:
         match notice:
