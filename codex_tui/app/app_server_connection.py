@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 from typing import Any
 
 from codex_core import __version__
@@ -51,7 +52,8 @@ async def open_connection(address: RemoteAddress, token: str | None) -> Any:
         status, reason = err.response.status_code, err.response.reason_phrase
         raise RemoteError(f"{where}: HTTP error: {status} {reason}") from None
     except OSError as err:
-        detail = f"{err.strerror} (os error {err.errno})" if err.errno else str(err)
+        # asyncio words a refusal "Connect call failed (…)": name the errno as 0.169 does
+        detail = f"{os.strerror(err.errno)} (os error {err.errno})" if err.errno else str(err)
         prefix = "IO error: " if address.socket is None else ""
         raise RemoteError(f"{where}: {prefix}{detail}") from None
     except Exception as err:  # the library's handshake failures (bad response, timeout)

@@ -272,7 +272,8 @@ def print_exit_summary(summary: ExitSummary | None, command: str = "codex") -> i
     if summary.session_id:
         print(f"To continue this session, run {command} resume {summary.session_id}")
     if summary.error:
-        print(f"codex: {printable(summary.error)}", file=sys.stderr)
+        prefix = "codex:" if command == "codex" else "Error:"  # remote: 0.169's prefix
+        print(f"{prefix} {printable(summary.error)}", file=sys.stderr)
         return 1
     return 0
 

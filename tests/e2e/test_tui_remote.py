@@ -4,6 +4,7 @@ rollout are the server's."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
@@ -21,6 +22,11 @@ from tests.support.steps import slow
 
 pytestmark = [pytest.mark.e2e]
 
+RECORDED = json.loads(
+    (Path(__file__).resolve().parents[1] / "fixtures" / "remote_tui_0169.json").read_text()
+)
+"""What codex-rust 0.169's TUI printed with `--remote` for a wrong token and for nothing
+listening (tests/fixtures/remote_tui_0169.json)."""
 TOKEN = "remote-tui-token-42"
 TOKEN_ENV = "CODEX_TEST_REMOTE_TOKEN"
 
@@ -234,11 +240,16 @@ def test_tui_remote_bad_token_is_refused_in_one_line(
     tail = term.rest()
     term.child.close()
     assert term.child.exitstatus == 1
-    line = (
-        f"failed to connect to remote app server at `{server.url}/`: HTTP error: 401 Unauthorized"
-    )
-    assert line in tail
+    recorded = RECORDED["wrong token"]
+    assert recorded["line"].format(port=server.port) in tail  # 0.169's line, recorded
+    assert term.child.exitstatus == recorded["exit"]
     assert "Traceback" not in tail
+
+    term = spawn(codex_bin, ["--remote", "ws://127.0.0.1:1"], tmp_path)
+    tail = term.rest()
+    term.child.close()
+    assert RECORDED["nothing listening"]["line"] in tail
+    assert term.child.exitstatus == RECORDED["nothing listening"]["exit"]
 
 
 def test_tui_remote_bad_address_and_unset_token_variable(codex_bin: Path, tmp_path: Path) -> None:
