@@ -28,21 +28,19 @@ from acp.schema import (
 
 from codex_core import __version__
 from codex_core.config import Config, ConfigOverrides, McpServerConfig
+from codex_core.items import notices as n
 from codex_core.protocol import (
-    ApprovalRequestEvent,
-    ElicitationRequestEvent,
+    ExecApprovalOp,
     ImageInput,
     InputItem,
     InterruptOp,
     OverrideTurnContextOp,
+    PatchApprovalOp,
     ResolveElicitationOp,
     ReviewDecision,
     SessionConfiguredEvent,
-    ShutdownCompleteEvent,
     ShutdownOp,
     TextInput,
-    TurnAbortedEvent,
-    TurnEndEvent,
     UserTurnOp,
 )
 from codex_core.servers.acp.modes import BY_ID, PRESETS, mode_of
@@ -265,36 +263,37 @@ class CodexAgent:
         return state
 
     async def _pump(self, session_id: str, state: AcpSession) -> None:
+        """Send each notice of the session's projection as updates; ask for approvals,
+        decline MCP servers' questions, end the prompt with its turn."""
         while True:
             event = await state.session.next_event()
-            msg = event.msg
-            if isinstance(msg, ShutdownCompleteEvent):
-                return
-            for update in state.builder.updates(event):
-                await self._conn.session_update(session_id, update)
-            if isinstance(msg, ApprovalRequestEvent):
-                asyncio.get_running_loop().create_task(self._ask(session_id, state, msg))
-            elif isinstance(msg, ElicitationRequestEvent):
-                # ACP has no stable elicitation yet (the SDK's is unstable): decline, as exec.
-                answer = ResolveElicitationOp(
-                    server_name=msg.server_name, request_id=msg.id, decision="decline"
-                )
-                await state.session.submit(answer)
-            elif isinstance(msg, TurnEndEvent):
-                reason: StopReason = (
-                    "cancelled" if isinstance(msg, TurnAbortedEvent) else "end_turn"
-                )
-                if state.turn_done is not None and not state.turn_done.done():
-                    state.turn_done.set_result(reason)
+            for notice in state.builder.projection.feed(event):
+                if isinstance(notice, n.SessionEnded):
+                    return
+                for update in state.builder.of(notice):
+                    await self._conn.session_update(session_id, update)
+                await self._act(session_id, state, notice)
+
+    async def _act(self, session_id: str, state: AcpSession, notice: n.Notice) -> None:
+        if isinstance(notice, n.CommandApprovalRequested | n.PatchApprovalRequested):
+            asyncio.get_running_loop().create_task(self._ask(session_id, state, notice))
+        elif isinstance(notice, n.ElicitationRequested):
+            # ACP has no stable elicitation yet (the SDK's is unstable): decline, as exec.
+            answer = ResolveElicitationOp(
+                server_name=notice.server_name, request_id=notice.request_id, decision="decline"
+            )
+            await state.session.submit(answer)
+        elif isinstance(notice, n.TurnEnded):
+            reason: StopReason = "cancelled" if notice.status == "interrupted" else "end_turn"
+            if state.turn_done is not None and not state.turn_done.done():
+                state.turn_done.set_result(reason)
 
     async def _ask(
         self,
         session_id: str,
         state: AcpSession,
-        request: ApprovalRequestEvent,
+        request: n.CommandApprovalRequested | n.PatchApprovalRequested,
     ) -> None:
-        from codex_core.frontend import approval_op
-
         decision: ReviewDecision = "abort"
         try:
             answer = await self._conn.request_permission(
@@ -306,7 +305,10 @@ class CodexAgent:
                 decision = DECISIONS.get(answer.outcome.option_id, "abort")
         except Exception:  # the client went away or failed: never run unapproved
             log.exception("permission request failed")
-        await state.session.submit(approval_op(request, decision))
+        if isinstance(request, n.CommandApprovalRequested):
+            await state.session.submit(ExecApprovalOp(id=request.item_id, decision=decision))
+        else:
+            await state.session.submit(PatchApprovalOp(id=request.item_id, decision=decision))
 
     async def close(self) -> None:
         """Shut every session down."""

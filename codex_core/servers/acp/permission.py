@@ -14,7 +14,8 @@ import acp
 from acp.schema import PermissionOption, ToolCallLocation, ToolCallUpdate
 
 from codex_core.frontend.commands import display_command
-from codex_core.protocol import ApplyPatchApprovalRequestEvent, ApprovalRequestEvent, ReviewDecision
+from codex_core.items import notices as n
+from codex_core.protocol import ReviewDecision
 from codex_core.servers.acp.updates import change_content, patch_title
 
 PERMISSION_OPTIONS = [
@@ -29,15 +30,35 @@ DECISIONS: dict[str, ReviewDecision] = {
 }
 
 
-def permission_tool_call(request: ApprovalRequestEvent) -> ToolCallUpdate:
+def raw_request(request: n.CommandApprovalRequested | n.PatchApprovalRequested) -> dict[str, Any]:
+    """The approval request as the session asked it (`rawInput`): its fields, none unset."""
+    raw: dict[str, Any] = {"call_id": request.item_id}
+    if isinstance(request, n.PatchApprovalRequested):
+        raw["changes"] = {
+            path: change.model_dump(mode="json", exclude_none=True)
+            for path, change in request.changes.items()
+        }
+        optional: dict[str, Any] = {"reason": request.reason, "grant_root": request.grant_root}
+    else:
+        raw["command"] = list(request.command)
+        raw["cwd"] = request.cwd
+        prefix = request.suggested_prefix
+        listed = list(prefix) if prefix is not None else None
+        optional = {"reason": request.reason, "suggested_prefix": listed}
+    return raw | {key: value for key, value in optional.items() if value is not None}
+
+
+def permission_tool_call(
+    request: n.CommandApprovalRequested | n.PatchApprovalRequested,
+) -> ToolCallUpdate:
     """The tool call a permission request carries."""
-    raw_input = request.model_dump(mode="json", exclude={"type"}, exclude_none=True)
+    raw_input = raw_request(request)
     reason: list[Any] = []
     if request.reason:
         reason.append(acp.tool_content(acp.text_block(request.reason)))
-    if isinstance(request, ApplyPatchApprovalRequestEvent):
+    if isinstance(request, n.PatchApprovalRequested):
         return ToolCallUpdate(
-            tool_call_id=request.call_id,
+            tool_call_id=request.item_id,
             kind="edit",
             status="pending",
             title=patch_title(request.changes),
@@ -45,13 +66,13 @@ def permission_tool_call(request: ApprovalRequestEvent) -> ToolCallUpdate:
             content=[*change_content(request.changes), *reason],
             raw_input=raw_input,
         )
-    command = request.command
+    command = list(request.command)
     if len(command) >= 3 and command[0] == "mcp":  # `mcp SERVER TOOL ARGS`
         title = f"{command[2]} ({command[1]} MCP server)"
         mcp_input: dict[str, Any] = {"server": command[1], "tool": command[2]}
         mcp_input["arguments"] = command[3] if len(command) > 3 else "{}"
         return ToolCallUpdate(
-            tool_call_id=request.call_id,
+            tool_call_id=request.item_id,
             kind="execute",
             status="pending",
             title=title,
@@ -59,7 +80,7 @@ def permission_tool_call(request: ApprovalRequestEvent) -> ToolCallUpdate:
             raw_input={**raw_input, **mcp_input},
         )
     return ToolCallUpdate(
-        tool_call_id=request.call_id,
+        tool_call_id=request.item_id,
         kind="execute",
         status="pending",
         title=display_command(command),

@@ -71,9 +71,10 @@ class UpdateBuilder:
 
     def updates(self, event: items.Event) -> list[Update]:
         """The updates for one event (the agent asks for approvals and ends prompts)."""
-        return [update for notice in self.projection.feed(event) for update in self._of(notice)]
+        return [update for notice in self.projection.feed(event) for update in self.of(notice)]
 
-    def _of(self, notice: n.Notice) -> list[Update]:
+    def of(self, notice: n.Notice) -> list[Update]:
+        """The updates for one notice of the session's projection."""
         match notice:
             case n.AgentMessageDelta():
                 self.streamed.add(notice.item_id)
