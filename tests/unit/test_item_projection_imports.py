@@ -52,6 +52,7 @@ NOT_YET_PORTED = {
     "codex_tui/app/messages.py": "TUI: messages carrying events",
     "codex_tui/app/screens/approval.py": "TUI: approval modal",
     "codex_tui/app/screens/chat.py": "TUI: chat screen",
+    "codex_tui/app/screens/chat_cells.py": "TUI: cells made from one event (split from chat_events)",
     "codex_tui/app/screens/chat_start.py": "TUI: chat screen start-up (the session's first events)",
     "codex_tui/app/screens/chat_processes.py": "TUI: /ps and /stop replies",
     "codex_tui/app/widgets/cells/header_cell.py": "TUI: session header",
