@@ -69,6 +69,8 @@ class Asked:
     item_id: str
     command: list[str] | None
     answered: bool = False
+    decision: str | None = None
+    """This TUI's answer, once given."""
 
 
 @dataclass
@@ -123,6 +125,8 @@ class WireEvents:
         if params.get("threadId") not in (None, self.thread_id):
             return []
         out = self._decide_elsewhere(method, params)
+        if method != "thread/status/changed":  # a patch's item comes before the wait notice
+            out += self._flush_held()
         out += self._notification(method, params)
         turn = self.turn_id or ""
         return [Event(id=turn, msg=m) for m in out]
@@ -187,6 +191,7 @@ class WireEvents:
         if params.get("threadId") != self.thread_id:
             return []
         item_id = params.get("itemId") or ""
+        shown = [Event(id=self.turn_id or "", msg=m) for m in self._flush_held(keep=item_id)]
         msg: EventMsg
         if method == EXEC_APPROVAL:
             command = _argv(params.get("command") or "")
@@ -221,8 +226,8 @@ class WireEvents:
                 turn_id=params.get("turnId"),
             )
         else:
-            return []
-        return [Event(id=self.turn_id or "", msg=msg)]
+            return shown
+        return [*shown, Event(id=self.turn_id or "", msg=msg)]
 
     def answered(self, item_id: str, decision: Any) -> tuple[Asked, Event] | None:
         """The TUI answered the prompt for `item_id`: the request to answer, and the
@@ -231,6 +236,7 @@ class WireEvents:
         if asked is None or asked.answered:
             return None
         asked.answered = True
+        asked.decision = decision
         msg = ApprovalDecisionEvent(
             call_id=item_id, kind=asked.kind, decision=decision, command=asked.command
         )
@@ -304,6 +310,16 @@ class WireEvents:
         changes = _changes(item.get("changes") or [])
         return [PatchApplyBeginEvent(call_id=item["id"], auto_approved=False, changes=changes)]
 
+    def _flush_held(self, keep: str = "") -> list[EventMsg]:
+        """Items no approval question followed are running: show them (all but `keep`, and
+        those still waiting for an answer)."""
+        out: list[EventMsg] = []
+        for item_id in list(self._held):
+            waiting = item_id in self.asked or item_id in self._decided_elsewhere
+            if item_id != keep and not waiting:
+                out += self._show(item_id)
+        return out
+
     def _show(self, item_id: str) -> list[EventMsg]:
         held = self._held.pop(item_id, None)
         return self._begin(held) if held is not None else []
@@ -311,14 +327,20 @@ class WireEvents:
     # ------------------------------------------------------------------ other clients
 
     def _resolved(self, request_id: Any) -> list[EventMsg]:
-        """A request was answered: by this TUI (nothing to do), or by another client — the
-        prompt closes once the outcome shows which way (`_decide_elsewhere`)."""
+        """A request was answered: by this TUI (an allowed command or patch shows now, a
+        refused one never), or by another client — the prompt closes once the outcome
+        shows which way (`_decide_elsewhere`)."""
         for item_id, asked in list(self.asked.items()):
-            if asked.request_id == request_id:
-                del self.asked[item_id]
-                if not asked.answered:
-                    self._decided_elsewhere.add(item_id)
-                    self.asked_elsewhere[item_id] = asked
+            if asked.request_id != request_id:
+                continue
+            del self.asked[item_id]
+            if not asked.answered:
+                self._decided_elsewhere.add(item_id)
+                self.asked_elsewhere[item_id] = asked
+            elif asked.decision in ("approved", "approved_for_session"):
+                return self._show(item_id)
+            else:
+                self._held.pop(item_id, None)
         return []
 
     def _decide_elsewhere(self, method: str, params: dict[str, Any]) -> list[EventMsg]:
@@ -341,6 +363,8 @@ class WireEvents:
             if decision is None:
                 continue
             self._decided_elsewhere.discard(item_id)
+            if decision != "approved":
+                self._held.pop(item_id, None)  # it never runs
             asked = self.asked_elsewhere.pop(item_id)
             out.append(
                 ApprovalDecisionEvent(

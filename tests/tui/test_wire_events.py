@@ -170,3 +170,30 @@ def test_wire_events_mcp_elicitation_becomes_the_form_request() -> None:
         turn_id="u1",
     )
     assert wire.elicitations == {"3": 3}
+
+
+def test_wire_events_command_without_approval_shows_at_the_next_message() -> None:
+    wire = _wire()
+    _feed(wire, "turn/started", turn={"id": "u1"})
+    assert _feed(wire, "item/started", item=COMMAND) == []
+    # no question followed: it runs (a silent command must not stay hidden until it ends)
+    shown = _feed(wire, "thread/tokenUsage/updated", tokenUsage={"total": {}, "last": {}})
+    assert isinstance(shown[0], ExecCommandBeginEvent)
+
+
+def test_wire_events_own_answers_show_or_never_show_the_command() -> None:
+    wire = _wire()
+    _feed(wire, "turn/started", turn={"id": "u1"})
+    _feed(wire, "item/started", item=COMMAND)
+    _ask(wire)
+    wire.answered("c1", "approved")
+    shown = _feed(wire, "serverRequest/resolved", requestId=7)
+    assert [type(m) for m in shown] == [ExecCommandBeginEvent]
+
+    wire = _wire()
+    _feed(wire, "turn/started", turn={"id": "u1"})
+    _feed(wire, "item/started", item=COMMAND)
+    _ask(wire)
+    wire.answered("c1", "denied")
+    assert _feed(wire, "serverRequest/resolved", requestId=7) == []
+    assert _feed(wire, "item/completed", item={**COMMAND, "status": "declined"}) == []
