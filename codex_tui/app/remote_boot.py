@@ -54,6 +54,8 @@ class RemoteBoot:
         `thread/start` and `thread/resume`; the local config.toml is not the server's."""
         self._threads: dict[Path, str] = {}
         """Thread ids by the path the picker was given for them."""
+        self.current: str | None = None
+        """The thread of the session on screen."""
 
     def summary(self, thread: dict[str, Any]) -> SessionSummary:
         """A picker row for a wire `Thread`."""
@@ -111,14 +113,35 @@ class RemoteBoot:
             data = listed.get("data") or []
             thread_id = data[0]["id"] if data else None
         await core.open_thread(thread_id, self.overrides)
+        self.current = core.wire.thread_id
         return core
 
     def prepare_session(self) -> None:
         """Nothing to get ready: the server runs the session."""
 
     def fork(self, rollout: Path, nth_user_message: int | None) -> Path:
-        """Not offered over `--remote` yet."""
-        raise OSError("forking is not available in a TUI attached to a remote app server")
+        """`/fork`: the server copies the thread (`thread/fork`); the copy is then resumed.
+
+        Raises:
+            OSError: A backtrack's fork (up to a message), which the wire does not offer, or
+                the server refused (the message says why).
+        """
+        if nth_user_message is not None:
+            raise OSError("backtracking is not available in a TUI attached to a remote app server")
+        thread_id = self._threads.get(rollout, self.current)
+        if thread_id is None:
+            raise OSError("no thread to fork")
+        client = None
+        try:
+            client = RemoteClient(self.address, self.token)
+            client.initialize("codex-tui")
+            forked = client.call("thread/fork", {"threadId": thread_id, "excludeTurns": True})
+        except RemoteError as err:
+            raise OSError(str(err)) from None
+        finally:
+            if client is not None:
+                client.close()
+        return self.thread_path(forked["thread"]["id"])
 
     def save_model(self, model: str, effort: str | None) -> None:
         """The config is the server's: the model holds for this thread only."""

@@ -383,3 +383,52 @@ def test_tui_remote_resume_picker_lists_the_servers_threads(
     term.wait_for("again to quit")
     term.child.send("\x03")
     term.rest()
+
+
+def test_tui_remote_fork_copies_the_thread_on_the_server(
+    codex_bin: Path,
+    model_server: ModelServer,
+    tmp_path: Path,
+    server_home: Path,
+    server_cwd: Path,
+    servers: list[ServerProcess],
+) -> None:
+    model_server.add(turn(message("Before the fork.")), turn(message("In the fork.")))
+    server = _start(servers, model_server, server_home, server_cwd, "ws://127.0.0.1:0")
+    term = _tui(codex_bin, ["--remote", server.url], tmp_path)
+    term.wait_for("Ask Codex to do anything")
+    term.child.send("the original\r")
+    term.wait_for("Before the fork.")
+    term.child.send("/fork")
+    time.sleep(0.3)
+    term.child.send("\r")
+    time.sleep(1.0)
+    term.forget()
+    term.child.send("in the copy\r")
+    term.wait_for("In the fork.")
+    term.child.send("\x03")
+    term.wait_for("again to quit")
+    term.child.send("\x03")
+    tail = term.rest()
+    found = re.search(r"resume ([0-9a-f-]{36})", tail)
+    assert found, tail[-1500:]
+    client = RemoteClient(parse_remote(server.url, None), None)
+    client.initialize("test")
+    threads = client.call("thread/list", {})["data"]
+    assert len(threads) == 2  # the original and its copy, both on the server
+
+    def prompts(thread_id: str) -> list[str]:
+        read = client.call("thread/read", {"threadId": thread_id, "includeTurns": True})
+        return [
+            part["text"]
+            for turn_ in read["thread"]["turns"]
+            for item in turn_["items"]
+            if item["type"] == "userMessage"
+            for part in item["content"]
+        ]
+
+    copy = found.group(1)  # the TUI left from the copy
+    original = next(t["id"] for t in threads if t["id"] != copy)
+    assert prompts(copy) == ["the original", "in the copy"]
+    assert prompts(original) == ["the original"]
+    client.close()
