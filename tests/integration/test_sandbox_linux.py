@@ -264,7 +264,8 @@ def test_sandbox_cli_path_imports_no_heavy_packages(workspace: Path) -> None:
     names = loaded_modules(["codex", "sandbox", "linux", "--", "true"], workspace)
     assert "codex_tui.cli.sandbox" in names and "sandbox_helper.launch" in names
     heavy = {n for n in names if n.split(".")[0] in ("textual", "rich", "httpx", "pydantic")}
-    assert not heavy
+    # codex_core's stand-in for pydantic's plugin loader: an empty module object, no import
+    assert not heavy - {"pydantic.plugin._loader"}
     # Only the version constant and the CODEX_HOME check (standard library only) from the core.
     home_check = {"codex_core.frontend", "codex_core.frontend.home", "codex_core.lazy"}
     assert not {n for n in names if n.startswith("codex_core.")} - home_check
