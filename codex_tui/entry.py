@@ -62,6 +62,12 @@ def dispatch() -> int:
         except CodexHomeError as err:
             print(f"codex: {err}", file=sys.stderr)
             return 1
+    if sys.argv[1:] in (["--version"], ["-V"]):
+        # argparse's version action builds a help formatter (shutil, bz2, lzma: ~10 ms)
+        from codex_core import __version__
+
+        print(f"codex-cli {__version__}")
+        return 0
     if sys.argv[1:2] in (["sandbox"], ["debug"]):
         # `codex sandbox -- CMD` is benchmarked: skip argparse and the CLI module entirely.
         from codex_tui.cli.sandbox import main as sandbox_main

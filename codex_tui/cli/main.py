@@ -58,7 +58,7 @@ def build_tui_parser() -> argparse.ArgumentParser:
         epilog=commands_epilog(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"codex-cli {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"codex-cli {__version__}")
     add_common_flags(parser)
     parser.add_argument(
         "-a",

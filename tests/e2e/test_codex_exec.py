@@ -251,8 +251,9 @@ def test_codex_exec_missing_api_key_is_clear(
     assert "OPENAI_API_KEY" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_codex_version_prints_version(codex_bin: Path, tmp_path: Path) -> None:
-    done = run_codex(codex_bin, ["--version"], tmp_path)
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_codex_version_prints_version(flag: str, codex_bin: Path, tmp_path: Path) -> None:
+    done = run_codex(codex_bin, [flag], tmp_path)
     assert done.returncode == 0 and done.stdout.startswith("codex-cli ")
 
 

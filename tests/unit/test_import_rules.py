@@ -29,20 +29,21 @@ def test_import_rules_core_never_loads_textual_or_tui() -> None:
     assert not any(m == "codex_tui" or m.startswith("codex_tui.") for m in mods)
 
 
-@pytest.mark.parametrize("argv", [["--version"], ["--help"]])
+@pytest.mark.parametrize("argv", [["--version"], ["-V"], ["--help"]])
 def test_import_rules_version_and_help_stay_light(argv: list[str]) -> None:
     code = (
         "import sys\n"
         f"sys.argv = ['codex', *{argv!r}]\n"
-        "from codex_tui.entry import main\n"
+        "from codex_tui.entry import dispatch\n"  # main() would leave through os._exit
         "import contextlib, io\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    try:\n"
-        "        main()\n"
+        "        dispatch()\n"
         "    except SystemExit:\n"
         "        pass\n"
     )
     mods = loaded_modules(code)
+    assert "codex_tui.entry" in mods  # the probe ran to its end
     assert not [m for m in HEAVY_FOR_VERSION if m in mods]
 
 
