@@ -147,9 +147,13 @@ def read_prompt(prompt: str | None) -> str:
     return f"{prompt}\n\n<stdin>\n{data}{ending}</stdin>"
 
 
-def main(argv: list[str]) -> int:
-    """Entry for `codex exec`."""
-    ns, resume = parse_exec_args(argv)
+def load_exec_config(ns: argparse.Namespace, prog: str) -> Config | None:
+    """The run's config from its flags (`codex exec`, `codex exec review`), its log file set
+    up and the git check passed; None once the one-line reason is printed.
+
+    Raises:
+        UsageError: --cd names no directory.
+    """
     _setup_logging(ns.debug)
     from codex_core.config import ConfigError, load_config
     from codex_core.frontend.git import find_git_root
@@ -157,20 +161,29 @@ def main(argv: list[str]) -> int:
 
     overrides = overrides_from_args(ns, approval="never")
     if overrides.cwd is not None and not overrides.cwd.is_dir():
-        raise UsageError(f"codex exec: --cd {ns.cd}: no such directory")
+        raise UsageError(f"{prog}: --cd {ns.cd}: no such directory")
     try:
         config = load_config(overrides, config_pairs(ns))
     except ConfigFlagError as err:
         print(err, file=sys.stderr)
-        return 1
+        return None
     except ConfigError as err:
         print(f"codex: {err}", file=sys.stderr)
-        return 1
+        return None
     from codex_core.frontend.logfile import log_with_tracebacks_in_file
 
     log_with_tracebacks_in_file(config.codex_home, "codex-exec.log", debug=ns.debug)
     if not ns.skip_git_repo_check and find_git_root(config.cwd) is None:
         print(NOT_IN_GIT, file=sys.stderr)
+        return None
+    return config
+
+
+def main(argv: list[str]) -> int:
+    """Entry for `codex exec`."""
+    ns, resume = parse_exec_args(argv)
+    config = load_exec_config(ns, "codex exec")
+    if config is None:
         return 1
     config.ephemeral = bool(ns.ephemeral)
     if ns.thread_source:

@@ -101,35 +101,15 @@ def main(argv: list[str], prog: str = "codex exec review") -> int:
     """Run one review; the exit code is `codex exec`'s."""
     from codex_core.protocol import CustomTarget, ReadOnlyPolicy, ReviewOp
     from codex_core.review import review_hint
-    from codex_tui.cli.overrides import overrides_from_args
-    from codex_tui.exec.cli import NOT_IN_GIT, _setup_logging, read_prompt
+    from codex_tui.exec.cli import load_exec_config, read_prompt
 
     ns = build_review_parser(prog).parse_intermixed_args(argv)
     target, prompt = parse_target(ns, prog)
     if target is None and prompt is None:
         print(NO_TARGET, file=sys.stderr)
         return 1
-    _setup_logging(ns.debug)
-    from codex_core.config import ConfigError, load_config
-    from codex_core.frontend.git import find_git_root
-    from codex_tui.cli.config_flags import ConfigFlagError, config_pairs
-
-    overrides = overrides_from_args(ns, approval="never")
-    if overrides.cwd is not None and not overrides.cwd.is_dir():
-        raise UsageError(f"{prog}: --cd {ns.cd}: no such directory")
-    try:
-        config = load_config(overrides, config_pairs(ns))
-    except ConfigFlagError as err:
-        print(err, file=sys.stderr)
-        return 1
-    except ConfigError as err:
-        print(f"codex: {err}", file=sys.stderr)
-        return 1
-    from codex_core.frontend.logfile import log_with_tracebacks_in_file
-
-    log_with_tracebacks_in_file(config.codex_home, "codex-exec.log", debug=ns.debug)
-    if not ns.skip_git_repo_check and find_git_root(config.cwd) is None:
-        print(NOT_IN_GIT, file=sys.stderr)
+    config = load_exec_config(ns, prog)
+    if config is None:
         return 1
     if target is None:
         text = read_prompt(prompt).strip()
