@@ -8,14 +8,13 @@ file's mode.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any, Literal
 
 import tomlkit
 from tomlkit.items import Comment, InlineTable, Table, Whitespace
 
+from codex_core.config.atomic import atomic_write as _atomic_write
 from codex_core.config.errors import ConfigError
 from codex_core.config.loader import CONFIG_TOML, read_config_toml
 
@@ -138,24 +137,3 @@ def _add_top_level(doc: tomlkit.TOMLDocument, name: str, value: str | bool) -> N
     while at > 0 and body[at - 1][0] is None and isinstance(body[at - 1][1], Whitespace):
         at -= 1
     doc._insert_at(at, name, value)  # tomlkit has no public "insert before" for documents
-
-
-def _atomic_write(path: Path, text: str) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-        fd, tmp = tempfile.mkstemp(prefix=".config.toml.", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(text)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as err:
-        raise ConfigError(
-            f"{path}: cannot write it ({err.strerror}); check its permissions"
-        ) from err

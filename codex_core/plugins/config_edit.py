@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +11,7 @@ from typing import Any
 import tomlkit
 from tomlkit.items import Table
 
+from codex_core.config.atomic import atomic_write
 from codex_core.config.errors import ConfigError, toml_syntax_error
 
 CONFIG_TOML = "config.toml"
@@ -42,22 +41,7 @@ def _change(codex_home: Path, edit: Callable[[tomlkit.TOMLDocument], None]) -> N
     text, _ = read_config(codex_home)
     doc = tomlkit.parse(text)
     edit(doc)
-    path = codex_home / CONFIG_TOML
-    try:
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o644
-        fd, tmp = tempfile.mkstemp(prefix=".config.toml.", dir=codex_home)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-                handle.write(doc.as_string())
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    except OSError as err:
-        raise ConfigError(
-            f"{path}: cannot write it ({err.strerror}); check its permissions"
-        ) from None
+    atomic_write(codex_home / CONFIG_TOML, doc.as_string())
 
 
 def _super(doc: tomlkit.TOMLDocument, name: str) -> Any:
