@@ -11,7 +11,6 @@ is announced before the question, and shown only once it is allowed to run).
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -45,14 +44,13 @@ from codex_core.protocol import (
     WarningEvent,
 )
 from codex_core.protocol.common import (
-    AddChange,
-    DeleteChange,
-    FileChange,
     PlanItem,
-    TokenUsage,
-    TokenUsageInfo,
-    UpdateChange,
 )
+from codex_tui.app.wire_values import wire_approval as _approval
+from codex_tui.app.wire_values import wire_argv as _argv
+from codex_tui.app.wire_values import wire_changes as _changes
+from codex_tui.app.wire_values import wire_sandbox as _sandbox
+from codex_tui.app.wire_values import wire_usage as _usage
 
 EXEC_APPROVAL = "item/commandExecution/requestApproval"
 PATCH_APPROVAL = "item/fileChange/requestApproval"
@@ -376,72 +374,3 @@ class WireEvents:
                 )
             )
         return out
-
-
-def _argv(command: str) -> list[str]:
-    """The wire's one-line command as argv (it is `shlex.join` of the argv)."""
-    try:
-        return shlex.split(command)
-    except ValueError:
-        return ["bash", "-lc", command]
-
-
-def _changes(changes: list[dict[str, Any]]) -> dict[str, FileChange]:
-    out: dict[str, FileChange] = {}
-    for change in changes:
-        kind = change.get("kind") or {}
-        diff = change.get("diff") or ""
-        match kind.get("type"):
-            case "add":
-                out[change["path"]] = AddChange(content=diff)
-            case "delete":
-                out[change["path"]] = DeleteChange(content=diff)
-            case _:
-                out[change["path"]] = UpdateChange(
-                    unified_diff=diff, move_path=kind.get("move_path")
-                )
-    return out
-
-
-def _usage(wire: dict[str, Any]) -> TokenUsageInfo:
-    def breakdown(part: dict[str, Any] | None) -> TokenUsage:
-        part = part or {}
-        return TokenUsage(
-            input_tokens=part.get("inputTokens", 0),
-            cached_input_tokens=part.get("cachedInputTokens", 0),
-            output_tokens=part.get("outputTokens", 0),
-            reasoning_output_tokens=part.get("reasoningOutputTokens", 0),
-            total_tokens=part.get("totalTokens", 0),
-        )
-
-    return TokenUsageInfo(
-        total_token_usage=breakdown(wire.get("total")),
-        last_token_usage=breakdown(wire.get("last")),
-        model_context_window=wire.get("modelContextWindow"),
-    )
-
-
-def _approval(value: Any) -> Any:
-    return value if value in ("untrusted", "on-failure", "on-request", "never") else None
-
-
-def _sandbox(value: Any) -> Any:
-    if not isinstance(value, dict):
-        return None
-    from codex_core.protocol.common import SANDBOX_POLICY
-
-    match value.get("type"):
-        case "readOnly":
-            return SANDBOX_POLICY.validate_python({"mode": "read-only"})
-        case "workspaceWrite":
-            return SANDBOX_POLICY.validate_python(
-                {
-                    "mode": "workspace-write",
-                    "writable_roots": value.get("writableRoots") or [],
-                    "network_access": bool(value.get("networkAccess")),
-                }
-            )
-        case "dangerFullAccess":
-            return SANDBOX_POLICY.validate_python({"mode": "danger-full-access"})
-        case _:
-            return None

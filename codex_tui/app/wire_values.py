@@ -1,0 +1,84 @@
+"""App-server wire values → core values, for the TUI's `wire_events` (pure)."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from codex_core.protocol.common import (
+    AddChange,
+    DeleteChange,
+    FileChange,
+    TokenUsage,
+    TokenUsageInfo,
+    UpdateChange,
+)
+
+
+def wire_argv(command: str) -> list[str]:
+    """The wire's one-line command as argv (it is `shlex.join` of the argv)."""
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return ["bash", "-lc", command]
+
+
+def wire_changes(changes: list[dict[str, Any]]) -> dict[str, FileChange]:
+    out: dict[str, FileChange] = {}
+    for change in changes:
+        kind = change.get("kind") or {}
+        diff = change.get("diff") or ""
+        match kind.get("type"):
+            case "add":
+                out[change["path"]] = AddChange(content=diff)
+            case "delete":
+                out[change["path"]] = DeleteChange(content=diff)
+            case _:
+                out[change["path"]] = UpdateChange(
+                    unified_diff=diff, move_path=kind.get("move_path")
+                )
+    return out
+
+
+def wire_usage(wire: dict[str, Any]) -> TokenUsageInfo:
+    def breakdown(part: dict[str, Any] | None) -> TokenUsage:
+        part = part or {}
+        return TokenUsage(
+            input_tokens=part.get("inputTokens", 0),
+            cached_input_tokens=part.get("cachedInputTokens", 0),
+            output_tokens=part.get("outputTokens", 0),
+            reasoning_output_tokens=part.get("reasoningOutputTokens", 0),
+            total_tokens=part.get("totalTokens", 0),
+        )
+
+    return TokenUsageInfo(
+        total_token_usage=breakdown(wire.get("total")),
+        last_token_usage=breakdown(wire.get("last")),
+        model_context_window=wire.get("modelContextWindow"),
+    )
+
+
+def wire_approval(value: Any) -> Any:
+    return value if value in ("untrusted", "on-failure", "on-request", "never") else None
+
+
+def wire_sandbox(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return None
+    from codex_core.protocol.common import SANDBOX_POLICY
+
+    match value.get("type"):
+        case "readOnly":
+            return SANDBOX_POLICY.validate_python({"mode": "read-only"})
+        case "workspaceWrite":
+            return SANDBOX_POLICY.validate_python(
+                {
+                    "mode": "workspace-write",
+                    "writable_roots": value.get("writableRoots") or [],
+                    "network_access": bool(value.get("networkAccess")),
+                }
+            )
+        case "dangerFullAccess":
+            return SANDBOX_POLICY.validate_python({"mode": "danger-full-access"})
+        case _:
+            return None
