@@ -13,10 +13,9 @@ from codex_core import __version__
 from codex_core.client import ModelClient
 from codex_core.config import Config, create_env
 from codex_core.exec.shell_snapshot import ShellSnapshot
-from codex_core.execpolicy import RuleSet, append_allow_rule, load_rules
+from codex_core.execpolicy import RuleSet, load_rules
 from codex_core.protocol import (
     AddToHistoryOp,
-    BackgroundEvent,
     CleanBackgroundTerminalsOp,
     CompactOp,
     ElicitationRequestEvent,
@@ -29,8 +28,6 @@ from codex_core.protocol import (
     InterruptOp,
     ListBackgroundTerminalsOp,
     ListMcpToolsOp,
-    McpListToolsResponseEvent,
-    McpServerStatus,
     Op,
     OverrideTurnContextOp,
     PatchApprovalOp,
@@ -53,6 +50,7 @@ from codex_core.protocol import (
 from codex_core.session.approvals import PendingApprovals
 from codex_core.session.background_terminals import handle_background_terminal_op
 from codex_core.session.host import ClientFactory
+from codex_core.session.op_handlers import list_mcp_tools, remember_prefix, undo_last_turn
 from codex_core.session.skills_context import SessionSkills
 from codex_core.session.storage import SessionStorage
 from codex_core.session.turns import TurnRunner
@@ -305,7 +303,7 @@ class Session(TokenAccounting):
             case ExecApprovalOp():
                 self.approvals.resolve(op.id, op.decision)
                 if op.remember_prefix and op.decision in ("approved", "approved_for_session"):
-                    self._remember_prefix(sub.id, op.remember_prefix)
+                    remember_prefix(self, sub.id, op.remember_prefix)
             case PatchApprovalOp():
                 self.approvals.resolve(op.id, op.decision)
             case OverrideTurnContextOp():
@@ -324,9 +322,9 @@ class Session(TokenAccounting):
                 else:
                     self._start_turn(sub)
             case ListMcpToolsOp():
-                self._list_mcp_tools(sub.id)
+                list_mcp_tools(self, sub.id)
             case UndoOp():
-                await self._undo(sub.id)
+                await undo_last_turn(self, sub.id, turn_running=self.turn_running())
             case (
                 ListBackgroundTerminalsOp()
                 | TerminateBackgroundTerminalOp()
@@ -340,30 +338,15 @@ class Session(TokenAccounting):
                 assert_never(op)
         return False
 
+    def turn_running(self) -> bool:
+        """Whether a turn (or a compaction, a review) is running now."""
+        return self._active is not None and not self._active.done()
+
     def _handle_input(self, sub: Submission) -> None:
         if self._active is not None and not self._active.done():
             self._queued_turns.append(sub)
         else:
             self._start_turn(sub)
-
-    def _list_mcp_tools(self, sub_id: str) -> None:
-        summaries = self.mcp.summaries() if self.mcp is not None else []
-        servers = [
-            McpServerStatus(name=s.name, status=s.status, error=s.error, tools=s.tools)
-            for s in summaries
-        ]
-        self.emit(sub_id, McpListToolsResponseEvent(servers=servers))
-
-    async def _undo(self, sub_id: str) -> None:
-        from codex_core.git_snapshot import SnapshotError
-
-        if self._active is not None and not self._active.done():
-            self.emit(sub_id, ErrorEvent(message="/undo is unavailable while a turn runs"))
-            return
-        try:
-            self.emit(sub_id, BackgroundEvent(message=await self.undo.undo()))
-        except SnapshotError as err:
-            self.emit(sub_id, ErrorEvent(message=f"undo failed: {err}"))
 
     def turn_with(self, op: UserTurnOp | OverrideTurnContextOp) -> TurnContext:
         """The turn context with the fields `op` sets."""
@@ -375,15 +358,6 @@ class Session(TokenAccounting):
             effort=op.effort,
             summary=op.summary,
         )
-
-    def _remember_prefix(self, sub_id: str, prefix: list[str]) -> None:
-        try:
-            append_allow_rule(self.config.codex_home, prefix)
-            self.rules = load_rules(self.config.codex_home)
-            if self.tool_ctx is not None:  # the running turn sees the new rule at once
-                self.tool_ctx.rules = self.rules
-        except OSError as err:
-            self.emit(sub_id, WarningEvent(message=f"could not save the rule: {err.strerror}"))
 
     def _start_turn(self, sub: Submission) -> None:
         runner = self._runner
