@@ -12,7 +12,6 @@ plugin by hand; the next run must not run its hook or start its MCP server.
 
 from __future__ import annotations
 
-import os
 import subprocess
 from pathlib import Path
 
@@ -20,7 +19,8 @@ from tests.support.model_server import ModelServer
 from tests.support.plugin_market import make_marketplace
 from tests.support.sse import custom_tool_call, function_call, message, turn
 
-from .test_linux_helpers import CODEX, needs_bwrap
+from .test_hook_sources import run
+from .test_linux_helpers import needs_bwrap
 
 PLANT = """
 mkdir -p "$CODEX_HOME/plugins/cache/localmk" 2>/dev/null && \
@@ -29,21 +29,6 @@ printf '[plugins."demo@localmk"]\\nenabled = true\\n' >> "$CODEX_HOME/config.tom
   && echo wrote-config
 echo done
 """
-
-
-def run(home: Path, project: Path, server: ModelServer, prompt: str) -> str:
-    env = {**os.environ, "OPENAI_API_KEY": "sk-test", "CODEX_HOME": str(home)}
-    done = subprocess.run(
-        [str(CODEX), "exec", "-s", "workspace-write", "--json", *server.cli_flags(), prompt],
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=90,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @needs_bwrap
