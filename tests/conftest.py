@@ -98,6 +98,51 @@ def codex_home(
     yield home
 
 
+@pytest.fixture(autouse=True)
+def _no_daemon_left(request: pytest.FixtureRequest, codex_home: Path) -> Iterator[None]:
+    """Stop any app-server daemon a test started under its CODEX_HOME (`codex app-server
+    daemon start`, `codex queue --resume`, the TUI): none may outlive its test."""
+    yield
+    homes = {codex_home}
+    if os.environ.get("CODEX_HOME"):
+        homes.add(Path(os.environ["CODEX_HOME"]))
+    tmp = getattr(request.node, "funcargs", {}).get("tmp_path")
+    if tmp is not None:
+        homes.update(p.parent for p in tmp.glob("*/app-server-control"))
+        homes.update(p.parent for p in tmp.glob("*/*/app-server-control"))
+    for home in homes:
+        if (home / "app-server-control").is_dir():
+            stop_daemons(home)
+
+
+def stop_daemons(codex_home: Path) -> None:
+    """Stop the daemon recorded under `codex_home` (SIGTERM twice, then SIGKILL)."""
+    from codex_core.servers.app_server.daemon import DaemonError, stop_recorded
+
+    try:
+        stop_recorded(codex_home)
+    except DaemonError as err:
+        pytest.fail(str(err), pytrace=False)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Last sweep: no managed daemon whose CODEX_HOME lies under this run's temp dirs."""
+    import contextlib
+
+    base = str(session.config._tmp_path_factory.getbasetemp())  # type: ignore[attr-defined]
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
+            if b"--managed-daemon" not in cmdline:
+                continue
+            environ = Path(f"/proc/{name}/environ").read_bytes().split(b"\0")
+            home = next((e[11:] for e in environ if e.startswith(b"CODEX_HOME=")), b"")
+            if home.decode(errors="replace").startswith(base):
+                os.kill(int(name), signal.SIGKILL)
+
+
 @pytest.fixture
 def codex_bin() -> Path:
     """The installed `codex` console script of this virtualenv."""

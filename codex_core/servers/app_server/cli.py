@@ -42,12 +42,25 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--analytics-default-enabled", action="store_true", help="accepted; no effect"
     )
+    parser.add_argument(
+        "--managed-daemon",
+        action="store_true",
+        help="run as this CODEX_HOME's daemon (started by `codex app-server daemon start`)",
+    )
     sub = parser.add_subparsers(dest="command")
     schema = sub.add_parser("generate-json-schema", help="write the protocol's JSON schema")
     schema.add_argument("--out", required=True, metavar="DIR", help="output directory")
     schema.add_argument("--experimental", action="store_true", help="accepted; no effect")
     proxy = sub.add_parser("proxy", help="pipe stdio bytes to a running app-server's unix socket")
     proxy.add_argument("--sock", metavar="SOCKET_PATH", help="default: the control socket")
+    daemon = sub.add_parser("daemon", help="manage the local app-server daemon")
+    daemon.add_argument("-c", "--config", action="append", default=[], metavar="key=value")
+    daemon.add_argument(
+        "daemon_command",
+        choices=("start", "stop", "version"),
+        metavar="COMMAND",
+        help="start, stop, or version (print the local and running versions as JSON)",
+    )
     return parser
 
 
@@ -62,6 +75,10 @@ def main(argv: list[str], global_overrides: list[str]) -> int:
         return 0
     if ns.command == "proxy":
         return _proxy(ns.sock)
+    if ns.command == "daemon":
+        from codex_core.servers.app_server.daemon import main as daemon_main
+
+        return daemon_main(ns.daemon_command)
     from codex_core.servers.app_server.listen import ListenError, parse_listen
 
     try:
@@ -104,6 +121,9 @@ def _serve_socket(ns: argparse.Namespace, listen: Listen, overrides: list[str]) 
     except AuthConfigError as err:
         print(f"Error: {err}", file=sys.stderr)
         return 1
+    if ns.managed_daemon and (listen.kind != "unix" or listen.path is not None):
+        print("Error: `--managed-daemon` requires `--listen unix://`", file=sys.stderr)
+        return 1
     with _loading_for_good():
         from codex_core.servers.app_server import ws_transport
 
@@ -113,10 +133,13 @@ def _serve_socket(ns: argparse.Namespace, listen: Listen, overrides: list[str]) 
             from codex_core.frontend import CodexHomeError, find_codex_home
 
             try:
-                path = control_socket(find_codex_home())
+                home = find_codex_home()
             except CodexHomeError as err:
                 print(f"Error: {err}", file=sys.stderr)
                 return 1
+            path = control_socket(home)
+            if ns.managed_daemon:
+                return _serve_daemon(home, path, overrides)
         return _run(ws_transport.serve_unix(path, overrides))
     if auth is None and not listen.loopback:
         print(
@@ -127,6 +150,24 @@ def _serve_socket(ns: argparse.Namespace, listen: Listen, overrides: list[str]) 
         )
         return 1
     return _run(ws_transport.serve_websocket(listen, overrides, auth))
+
+
+def _serve_daemon(home: Path, path: Path, overrides: list[str]) -> int:
+    """The managed daemon: the control socket, with its pid record while it listens."""
+    import signal
+
+    from codex_core import __version__
+    from codex_core.servers.app_server import daemon_pid, ws_transport
+
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)  # no terminal: a hangup is not for us
+    try:
+        return _run(
+            ws_transport.serve_unix(
+                path, overrides, on_ready=lambda: daemon_pid.write_record(home, __version__)
+            )
+        )
+    finally:
+        daemon_pid.remove_record(home)
 
 
 @contextmanager

@@ -9,17 +9,20 @@ from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server.convert import command_actions, command_line, file_changes
 
 
-def wire_item(item: k.ThreadItem, user_input: list[w.UserInput]) -> w.ThreadItem | None:
+def wire_item(
+    item: k.ThreadItem, user_input: list[w.UserInput], client_id: str | None = None
+) -> w.ThreadItem | None:
     """`item` as the wire shows it; None for kinds this server does not send yet (web search).
 
     Args:
         item: The projection's item.
         user_input: What the client sent with `turn/start` (a user message shows it as sent).
+        client_id: The client's id for that message (a queued message's), if any.
     """
     match item:
         case k.UserMessageItem():
             content = user_input or [w.TextUserInput(text=item.text)]
-            return w.UserMessageItem(id=item.id, content=content)
+            return w.UserMessageItem(id=item.id, content=content, clientId=client_id)
         case k.AgentMessageItem():
             return w.AgentMessageItem(id=item.id, text=item.text)
         case k.ReasoningItem():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from codex_core.servers.app_server.wire import WireModel
 
@@ -64,6 +64,15 @@ class UserMessageItem(_Item):
 
     type: Literal["userMessage"] = "userMessage"
     content: list[UserInput]
+    clientId: str | None = None
+    """The id the client gave the message (`clientUserMessageId`); left out when none."""
+
+    @model_serializer(mode="wrap")
+    def _without_empty_client_id(self, handler: SerializerFunctionWrapHandler) -> Any:
+        data = handler(self)
+        if isinstance(data, dict) and data.get("clientId") is None:
+            data.pop("clientId", None)
+        return data
 
 
 class AgentMessageItem(_Item):

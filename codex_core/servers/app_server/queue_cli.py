@@ -1,10 +1,12 @@
 """`codex queue --thread ID|NAME --message TEXT [--resume] [--remote ADDR]` as Codex 0.169 has it.
 
 It sends `thread/queue/add` to a running app-server: the one at `--remote`, else the local
-control socket (`codex app-server --listen unix://`; 0.169 starts a daemon there, this codex
-does not). A NAME is looked up in this CODEX_HOME's session index. It prints
-`Queued message <queued id> for thread <ID>.`; with `--resume` it then resumes the thread on
-the server (a failed resume is a warning; the exit code stays 0). Errors: one line, exit 1.
+daemon on the control socket. With no daemon running, the message goes straight into
+CODEX_HOME's queue file (as 0.169, observed: it starts no daemon for that), to run when the
+thread is next resumed; `--resume` starts the daemon (`codex app-server daemon start`) and
+resumes the thread there. A NAME is looked up in this CODEX_HOME's session index. It prints
+`Queued message <queued id> for thread <ID>.`; a failed resume is a warning (the exit code
+stays 0). Errors: one line, exit 1.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -73,19 +76,20 @@ def run(ns: argparse.Namespace) -> int:
     codex_home = find_codex_home()
     address = parse_remote(ns.remote or "unix://", codex_home)
     thread_id = _thread_id(ns.thread, codex_home)
+    params = {
+        "threadId": thread_id,
+        "input": [{"type": "text", "text": ns.message, "text_elements": []}],
+        "clientUserMessageId": str(uuid.uuid4()),
+        "responsesapiClientMetadata": None,
+    }
+    if not ns.remote and not _local_daemon(codex_home, start=ns.resume):
+        return _queue_in_file(codex_home, params)
     try:
         client = RemoteClient(address, token)
     except RemoteError as err:
-        hint = "" if ns.remote else " (start one with `codex app-server --listen unix://`)"
-        raise QueueError(f"failed to connect to remote app server: {err}{hint}") from None
+        raise QueueError(f"failed to connect to remote app server: {err}") from None
     try:
         client.initialize("codex_queue")
-        params = {
-            "threadId": thread_id,
-            "input": [{"type": "text", "text": ns.message, "text_elements": []}],
-            "clientUserMessageId": str(uuid.uuid4()),
-            "responsesapiClientMetadata": None,
-        }
         try:
             result = client.call("thread/queue/add", params)
         except RpcFailure as err:
@@ -107,6 +111,57 @@ def run(ns: argparse.Namespace) -> int:
                 )
     finally:
         client.close()
+    return 0
+
+
+def _local_daemon(codex_home: Path, *, start: bool) -> bool:
+    """Whether this CODEX_HOME's daemon answers (started first when `start`)."""
+    from codex_core.servers.app_server import daemon
+
+    if start:
+        try:
+            daemon.ensure_running(codex_home)
+        except daemon.DaemonError as err:
+            raise QueueError(f"failed to start the app server daemon: {err}") from None
+        return True
+    return daemon.server_version_or_none(codex_home) is not None
+
+
+def _queue_in_file(codex_home: Path, params: dict[str, Any]) -> int:
+    """No server running: put the message in the queue file for the thread's next resume."""
+    from codex_core.frontend import NotASessionError, SessionNotFoundError
+    from codex_core.frontend.sessions import find_session
+    from codex_core.servers.app_server import model_items as w
+    from codex_core.servers.app_server.queue_store import (
+        QueuedSubmission,
+        QueueStore,
+        QueueStoreError,
+        file_of,
+    )
+
+    thread_id = params["threadId"]
+    try:
+        find_session(codex_home, thread_id)
+    except (SessionNotFoundError, NotASessionError):
+        raise QueueError(
+            "failed to queue session message: thread/queue/add failed: failed to read thread: "
+            f"invalid thread-store request: no rollout found for thread id {thread_id} "
+            "(code -32603)"
+        ) from None
+    submission = QueuedSubmission(
+        id=str(uuid.uuid4()),
+        clientUserMessageId=params["clientUserMessageId"],
+        input=[w.TextUserInput(text=params["input"][0]["text"])],
+    )
+    try:
+        store = QueueStore(file_of(codex_home))
+    except QueueStoreError as err:
+        raise QueueError(f"failed to queue session message: {err}") from None
+    try:
+        store.add(thread_id, submission)
+    finally:
+        store.close()
+    print(f"Queued message {submission.id} for thread {thread_id}.", flush=True)
     return 0
 
 

@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from codex_core.servers.app_server import thread_queue as q
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.model_methods import EmptyResponse
+from codex_core.servers.app_server.queue_store import QueuedSubmission
 from codex_core.servers.app_server.threads import rollout_path_of
 from codex_core.servers.app_server.wire import (
     INTERNAL_ERROR,
@@ -48,7 +49,7 @@ async def queue_add(
     _known(server, params.threadId)
     if not params.input:
         raise invalid_request("input must not be empty")
-    submission = q.QueuedSubmission(
+    submission = QueuedSubmission(
         id=str(uuid.uuid4()),
         clientUserMessageId=params.clientUserMessageId,
         input=list(params.input),
@@ -117,7 +118,8 @@ async def queue_start(
     submission = hub.queues.take(params.threadId, params.queuedSubmissionId, hub.notify)
     if submission is None:
         raise invalid_request("no queued submission to start")
-    return q.ThreadQueueStartResponse(turn=await q.start_turn(loaded, submission.input))
+    turn = await q.start_turn(loaded, submission.input, submission.clientUserMessageId)
+    return q.ThreadQueueStartResponse(turn=turn)
 
 
 Handler = Callable[[ServerContext, Any], Awaitable[BaseModel]]

@@ -3,14 +3,15 @@
 A message for an idle loaded thread starts a turn at once; one for a busy thread waits for the
 running turn to complete; one for a thread this server has not loaded waits until the thread is
 loaded here (resumed), then runs, one turn per message in the order queued. Every change of a
-thread's queue is notified as `thread/queue/changed`. The queue lives in memory: messages for a
-thread that is never loaded are lost when the server stops (0.169 keeps them in a database).
+thread's queue is notified as `thread/queue/changed`. The queue is kept in CODEX_HOME's
+`queue_1.sqlite` (queue_store), as 0.169 keeps it, so it outlives the server; the turn a
+message starts shows its client message id as the userMessage item's `clientId`.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 
 from pydantic import Field
 
@@ -18,6 +19,7 @@ from codex_core.protocol import UserTurnOp
 from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.model_thread import Turn
+from codex_core.servers.app_server.queue_store import QueuedSubmission, QueueStore, open_store
 from codex_core.servers.app_server.threads import LoadedThread
 from codex_core.servers.app_server.user_input import core_input
 from codex_core.servers.app_server.wire import ParamsModel, WireModel
@@ -29,15 +31,6 @@ class ThreadQueueAddParams(ParamsModel):
     threadId: str
     input: list[w.UserInput]
     clientUserMessageId: str
-    responsesapiClientMetadata: dict[str, str] | None = None
-
-
-class QueuedSubmission(WireModel):
-    """A queued message: its id (the server's), the client's message id and the input."""
-
-    id: str
-    clientUserMessageId: str
-    input: list[w.UserInput]
     responsesapiClientMetadata: dict[str, str] | None = None
 
 
@@ -124,65 +117,76 @@ class ThreadQueueStartResponse(WireModel):
 Notify = Callable[[str, n.ServerMessage], None]
 
 
-async def start_turn(loaded: LoadedThread, wire_input: list[w.UserInput]) -> Turn:
+async def start_turn(
+    loaded: LoadedThread, wire_input: list[w.UserInput], client_id: str | None = None
+) -> Turn:
     """Start a turn with the thread's current settings; its progress arrives from the pump."""
     sub_id = await loaded.session.submit(UserTurnOp(items=[core_input(e) for e in wire_input]))
-    return loaded.translator.begin_turn(sub_id, list(wire_input), compact=False)
+    turn = loaded.translator.begin_turn(sub_id, list(wire_input), compact=False)
+    loaded.translator.turns[sub_id].client_id = client_id or None
+    return turn
 
 
 class ThreadQueues:
-    """The waiting messages of every thread."""
+    """The waiting messages of every thread (in CODEX_HOME's queue file)."""
 
-    def __init__(self) -> None:
-        self._queues: dict[str, deque[QueuedSubmission]] = {}
+    def __init__(self, codex_home: Path | None = None) -> None:
+        """`codex_home`: where the queue file is; None finds it when first needed."""
+        self._codex_home = codex_home
+        self._opened: QueueStore | None = None
+
+    @property
+    def _store(self) -> QueueStore:
+        if self._opened is None:
+            home = self._codex_home
+            if home is None:
+                from codex_core.frontend import CodexHomeError, find_codex_home
+
+                try:
+                    home = find_codex_home()
+                except CodexHomeError:
+                    home = None
+            self._opened = open_store(home)
+        return self._opened
 
     def waiting(self, thread_id: str) -> list[QueuedSubmission]:
         """The messages waiting for a thread, oldest first."""
-        return list(self._queues.get(thread_id, ()))
+        return self._store.waiting(thread_id)
 
     def add(self, thread_id: str, submission: QueuedSubmission, notify: Notify) -> None:
         """Queue a message (the caller starts it when the thread is idle)."""
-        self._queues.setdefault(thread_id, deque()).append(submission)
+        self._store.add(thread_id, submission)
         notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
 
     def take(
         self, thread_id: str, submission_id: str | None, notify: Notify
     ) -> QueuedSubmission | None:
         """Remove and return a waiting message (the oldest when `submission_id` is None)."""
-        waiting = self._queues.get(thread_id)
-        if not waiting:
-            return None
-        found = next((s for s in waiting if submission_id is None or s.id == submission_id), None)
-        if found is None:
-            return None
-        waiting.remove(found)
-        if not waiting:
-            del self._queues[thread_id]
-        notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
+        found = self._store.take(thread_id, submission_id)
+        if found is not None:
+            notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
         return found
 
     def update(
         self, thread_id: str, params: ThreadQueueUpdateParams, notify: Notify
     ) -> QueuedSubmission | None:
         """Replace a waiting message's input (and metadata when given non-empty)."""
-        for index, submission in enumerate(self._queues.get(thread_id, ())):
+        for submission in self._store.waiting(thread_id):
             if submission.id == params.queuedSubmissionId:
                 changed = submission.model_copy(update={"input": list(params.input)})
                 if params.responsesapiClientMetadata:
                     changed.responsesapiClientMetadata = params.responsesapiClientMetadata
-                self._queues[thread_id][index] = changed
+                if not self._store.replace(thread_id, changed):
+                    return None
                 notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
                 return changed
         return None
 
     def reorder(self, thread_id: str, ids: list[str], notify: Notify) -> bool:
         """Put the waiting messages in the order of `ids` (which must name each once)."""
-        waiting = self._queues.get(thread_id, deque())
-        by_id = {s.id: s for s in waiting}
-        if sorted(ids) != sorted(by_id):
+        if not self._store.reorder(thread_id, ids):
             return False
-        if waiting:
-            self._queues[thread_id] = deque(by_id[i] for i in ids)
+        if ids:
             notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
         return True
 
@@ -192,4 +196,4 @@ class ThreadQueues:
             return
         submission = self.take(loaded.id, None, notify)
         if submission is not None:
-            await start_turn(loaded, submission.input)
+            await start_turn(loaded, submission.input, submission.clientUserMessageId)

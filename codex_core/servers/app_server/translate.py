@@ -108,7 +108,7 @@ class Translator:
                 out.append(n.ThreadStatusChangedNotification(threadId=tid, status=ActiveStatus()))
                 out.append(n.TurnStartedNotification(threadId=tid, turn=turn.wire("inProgress")))
             case p.ItemStarted():
-                started = wire_item(notice.item, turn.input)
+                started = wire_item(notice.item, turn.input, turn.client_id)
                 if started is not None:
                     out.append(self._started(turn, started))
             case p.ItemCompleted():
@@ -239,7 +239,7 @@ class Translator:
             return
         if done.cause == "cancelled" and isinstance(item, k.FileChangeItem):
             return
-        completed = wire_item(item, turn.input)
+        completed = wire_item(item, turn.input, turn.client_id)
         if completed is None:
             return
         out.append(self._completed(turn, completed))

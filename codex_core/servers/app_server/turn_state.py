@@ -17,6 +17,8 @@ class TurnState:
     id: str
     input: list[items.UserInput]
     compact: bool = False
+    client_id: str | None = None
+    """The client's id for the turn's user message (its item's `clientId`)."""
     started: bool = False
     started_ms: int = field(default_factory=now_ms)
     error: TurnError | None = None

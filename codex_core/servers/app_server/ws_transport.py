@@ -210,8 +210,13 @@ async def serve_websocket(
     return 0
 
 
-async def serve_unix(path: Path, cli_overrides: list[str]) -> int:
-    """Serve the websocket protocol on a unix socket until stopped (no banner, as 0.169)."""
+async def serve_unix(
+    path: Path, cli_overrides: list[str], on_ready: Callable[[], None] | None = None
+) -> int:
+    """Serve the websocket protocol on a unix socket until stopped (no banner, as 0.169).
+
+    `on_ready` runs once the socket accepts connections (the daemon records itself then).
+    """
     from codex_core.servers.app_server.unix_socket import SocketPathError
 
     control = ControlSocket(path)
@@ -226,6 +231,8 @@ async def serve_unix(path: Path, cli_overrides: list[str]) -> int:
             state.handle, str(control.real), process_request=state.process_request, **COMMON
         )
         control.publish()
+        if on_ready is not None:
+            on_ready()
         start_warmup()
         await _run(listener, state)
     except OSError as err:
