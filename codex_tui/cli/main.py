@@ -71,8 +71,19 @@ def build_tui_parser() -> argparse.ArgumentParser:
     )
     add_no_alt_screen(parser)
     add_remote_flags(parser)
+    _add_no_daemon(parser)
     parser.add_argument("prompt", nargs="?", help="first message to send")
     return parser
+
+
+def _add_no_daemon(parser: argparse.ArgumentParser) -> None:
+    """0.169's `--no-daemon`. This TUI runs its session without the daemon either way
+    (README, compatibility table), so the flag changes nothing here."""
+    parser.add_argument(
+        "--no-daemon",
+        action="store_true",
+        help="run without the shared background server (this codex's TUI never uses it)",
+    )
 
 
 def build_resume_parser() -> argparse.ArgumentParser:
@@ -86,6 +97,7 @@ def build_resume_parser() -> argparse.ArgumentParser:
     parser.add_argument("--all", action="store_true", help="show sessions of every directory")
     add_no_alt_screen(parser)
     add_remote_flags(parser)
+    _add_no_daemon(parser)
     parser.add_argument("session_id", nargs="?", help="session id (or prefix) to resume")
     parser.add_argument("prompt", nargs="?", help="message to send after resuming")
     return parser
@@ -107,6 +119,7 @@ def build_fork_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--all", action="store_true", help="show sessions of every directory")
     add_no_alt_screen(parser)
+    _add_no_daemon(parser)
     parser.add_argument("session_id", nargs="?", help="session id, thread name or id prefix")
     parser.add_argument("prompt", nargs="?", help="message to send in the new session")
     return parser
