@@ -9,10 +9,18 @@ render an item its turn closed differently from one that finished.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from codex_core.items.kinds import ThreadItem
-from codex_core.protocol.common import FileChange, PlanItem, ReviewDecision, TokenUsageInfo
+from codex_core.protocol.common import (
+    AskForApproval,
+    FileChange,
+    PlanItem,
+    ReasoningEffort,
+    ReviewDecision,
+    SandboxPolicy,
+    TokenUsageInfo,
+)
 from codex_core.protocol.hook_events import HookRun
 
 CompletionCause = Literal["ended", "declined", "cancelled", "turn_ended", "superseded"]
@@ -111,10 +119,22 @@ class PatchApprovalRequested:
 
 @dataclass(frozen=True)
 class ThreadStarted:
-    """The session is configured; `thread_id` is its session id."""
+    """The session is configured; `thread_id` is its session id. The rest says how it runs
+    (for a frontend's header) and, for a resumed session, what came before: its past events
+    as the rollout recorded them (`items.history` projects them)."""
 
     turn: str
     thread_id: str
+    model: str = ""
+    model_provider_id: str = "openai"
+    reasoning_effort: ReasoningEffort | None = None
+    cwd: str | None = None
+    rollout_path: str | None = None
+    approval_policy: AskForApproval | None = None
+    sandbox_policy: SandboxPolicy | None = None
+    history_log_id: int = 0
+    history_entry_count: int = 0
+    initial_messages: tuple[dict[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -222,6 +242,10 @@ class ElicitationRequested:
     server_name: str
     request_id: str
     message: str
+    mode: Literal["form", "url"] = "form"
+    requested_schema: dict[str, Any] | None = None
+    """Form mode: a flat object schema of strings, numbers, booleans and enums."""
+    url: str | None = None
 
 
 @dataclass(frozen=True)

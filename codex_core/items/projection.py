@@ -62,6 +62,8 @@ class Projection:
         self._tools: dict[str, tuple[str, k.ToolItem]] = {}
         """Open tool items by call id, with their turn, in the order they started."""
         self._compacting: set[str] = set()
+        self._asked: set[str] = set()
+        """Open tool items started by a request for approval whose own begin has not come."""
 
     def compaction_submitted(self, turn: str) -> None:
         """The submission `turn` is a `/compact`: its turn carries a compaction item."""
@@ -82,7 +84,7 @@ class Projection:
         handed events without their ids; no `Event` is built for each delta)."""
         match msg:
             case ev.SessionConfiguredEvent():
-                return [n.ThreadStarted(turn, msg.session_id)]
+                return [_thread_started(turn, msg)]
             case ev.TaskStartedEvent():
                 return self._turn_started(turn, msg.model_context_window)
             case ev.UserMessageEvent():
@@ -218,7 +220,9 @@ class Projection:
                 ended = isinstance(msg, ev.HookCompletedEvent)
                 return [n.HookRunUpdated(turn, msg.run, ended)]
             case ev.ElicitationRequestEvent():
-                return [n.ElicitationRequested(turn, msg.server_name, msg.id, msg.message)]
+                question = (msg.server_name, msg.id, msg.message)
+                form = (msg.mode, msg.requested_schema, msg.url)
+                return [n.ElicitationRequested(turn, *question, *form)]
             case ev.ShutdownCompleteEvent():
                 return [n.SessionEnded(turn)]
             case _ if isinstance(msg, ev.OpReplyEvent):
@@ -271,6 +275,7 @@ class Projection:
             if owner != turn:
                 continue
             del self._tools[call_id]
+            self._asked.discard(call_id)
             if status == "interrupted" and not isinstance(item, k.WebSearchItem):
                 item = replace(item, status="failed")
             out.append(n.ItemCompleted(turn, item, "turn_ended"))
@@ -302,14 +307,24 @@ class Projection:
         if item.id in self._tools:
             owner, current = self._tools[item.id]
             if type(current) is type(item):
+                if by == "begin" and item.id in self._asked:
+                    self._asked.discard(item.id)
+                    self._began_once_allowed(turn, item)
                 return out
             del self._tools[item.id]
+            self._asked.discard(item.id)
             if not isinstance(current, k.WebSearchItem):
                 current = replace(current, status="failed")
             out.append(n.ItemCompleted(owner, current, "superseded"))
         self._tools[item.id] = (turn, item)
+        if by == "approval":
+            self._asked.add(item.id)
         out.append(n.ItemStarted(turn, item, by))
         return out
+
+    def _began_once_allowed(self, turn: str, item: k.ToolItem) -> None:
+        """The begin of an item its approval request started came (it was allowed): no
+        notice here (it is running already); `items.ClientProjection` tells it."""
 
     def _start_command(
         self, turn: str, call_id: str, command: list[str], cwd: str, by: n.StartedBy = "begin"
@@ -321,6 +336,7 @@ class Projection:
     ) -> list[n.Notice]:
         """Complete the open tool item `call_id` with `changed` fields."""
         owner, item = self._tools.pop(call_id)
+        self._asked.discard(call_id)
         return [n.ItemCompleted(owner, replace(item, **changed), cause)]
 
     def _command_ended(self, turn: str, msg: ev.ExecCommandEndEvent) -> list[n.Notice]:
@@ -360,3 +376,20 @@ class Projection:
             return [*started, decided]
         cause: n.CompletionCause = "declined" if msg.decision == "denied" else "cancelled"
         return [*started, decided, *self._end(msg.call_id, cause, status="declined")]
+
+
+def _thread_started(turn: str, msg: ev.SessionConfiguredEvent) -> n.ThreadStarted:
+    return n.ThreadStarted(
+        turn,
+        msg.session_id,
+        msg.model,
+        msg.model_provider_id,
+        msg.reasoning_effort,
+        msg.cwd,
+        msg.rollout_path,
+        msg.approval_policy,
+        msg.sandbox_policy,
+        msg.history_log_id,
+        msg.history_entry_count,
+        tuple(msg.initial_messages or ()),
+    )

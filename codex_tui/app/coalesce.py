@@ -1,26 +1,84 @@
-"""Preparing a batch of core events for the screen: start-up warnings set aside, and runs of
-streamed deltas merged so each frame renders once."""
+"""Preparing a batch of notices for the screen: start-up warnings set aside, and runs of
+streamed deltas merged (and made printable) so each frame renders once."""
 
 from __future__ import annotations
 
-from codex_core.protocol import Event, EventMsg, WarningEvent
-from codex_core.protocol.deltas import merge_deltas
+from codex_core.items import client as c
+from codex_core.items import notices as n
 from codex_core.terminal_text import printable
 
+STARTUP_TURN = "0"
+"""The submission of the session's start: its warnings (config keys, MCP servers) wait
+behind the footer's badge instead of joining the transcript."""
 
-def split_startup_warnings(events: list[Event]) -> tuple[list[str], list[Event]]:
-    """The start-up warnings (config keys, MCP servers: submission "0"), made `printable`
-    (an MCP server's error is its own text), and the other events."""
+
+def split_startup_warnings(
+    notices: list[c.ClientNotice],
+) -> tuple[list[str], list[c.ClientNotice]]:
+    """The start-up warnings' texts, and the other notices."""
     warnings: list[str] = []
-    rest: list[Event] = []
-    for event in events:
-        if event.id == "0" and isinstance(event.msg, WarningEvent):
-            warnings.append(printable(event.msg.message))
+    rest: list[c.ClientNotice] = []
+    for notice in notices:
+        if isinstance(notice, n.TurnWarning) and notice.turn == STARTUP_TURN:
+            warnings.append(notice.message)
         else:
-            rest.append(event)
+            rest.append(notice)
     return warnings, rest
 
 
-def coalesce(events: list[Event]) -> list[EventMsg]:
-    """Merge runs of streamed deltas (answer, reasoning, one command's output) into one event each."""
-    return [event.msg for event in merge_deltas(events)]
+def coalesce(notices: list[c.ClientNotice]) -> list[c.ClientNotice]:
+    """Runs of one answer's deltas, one reasoning part's, or one command's output merged into
+    one delta each, in order; each delta's text made `printable` once merged (an escape
+    sequence split across deltas is seen whole)."""
+    out: list[c.ClientNotice] = []
+    run: list[str] = []
+    for notice in notices:
+        last = out[-1] if out else None
+        if run and _continues(last, notice):
+            run.append(_text(notice))
+            out[-1] = notice  # the run's fields are its last delta's (a command's stream)
+            continue
+        if run:
+            out[-1] = _with_text(out[-1], "".join(run))
+            run = []
+        out.append(notice)
+        if isinstance(notice, _DELTAS):
+            run = [_text(notice)]
+    if run:
+        out[-1] = _with_text(out[-1], "".join(run))
+    return out
+
+
+_DELTAS = (n.AgentMessageDelta, n.ReasoningDelta, n.CommandOutputDelta)
+
+
+def _continues(last: c.ClientNotice | None, notice: c.ClientNotice) -> bool:
+    match last, notice:
+        case n.AgentMessageDelta(), n.AgentMessageDelta():
+            return last.item_id == notice.item_id
+        case n.ReasoningDelta(), n.ReasoningDelta():
+            return last.item_id == notice.item_id and last.index == notice.index
+        case n.CommandOutputDelta(), n.CommandOutputDelta():
+            return last.item_id == notice.item_id
+        case _:
+            return False
+
+
+def _text(notice: c.ClientNotice) -> str:
+    if isinstance(notice, n.CommandOutputDelta):
+        return notice.chunk
+    assert isinstance(notice, n.AgentMessageDelta | n.ReasoningDelta)
+    return notice.delta
+
+
+def _with_text(notice: c.ClientNotice, text: str) -> c.ClientNotice:
+    text = printable(text)
+    match notice:
+        case n.AgentMessageDelta():
+            return n.AgentMessageDelta(notice.turn, notice.item_id, text)
+        case n.ReasoningDelta():
+            return n.ReasoningDelta(notice.turn, notice.item_id, notice.index, text)
+        case n.CommandOutputDelta():
+            return n.CommandOutputDelta(notice.turn, notice.item_id, notice.stream, text)
+        case _:
+            return notice

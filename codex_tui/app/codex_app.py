@@ -11,16 +11,14 @@ from textual.app import App
 from textual.binding import Binding
 from textual.widgets import TextArea
 
-from codex_core.protocol import (
-    Event,
-    ShutdownCompleteEvent,
-    ShutdownOp,
-)
+from codex_core.items import client as c
+from codex_core.items import notices as n
+from codex_core.protocol import ShutdownOp
 from codex_core.protocol.common import TokenUsage
 from codex_tui.app.clock import Clock, SystemClock
 from codex_tui.app.core import Boot, CoreClient, LaunchOptions
-from codex_tui.app.event_pump import pump_events
-from codex_tui.app.messages import CoreEvents, CoreFailed
+from codex_tui.app.event_pump import pump_notices
+from codex_tui.app.messages import CoreFailed, CoreNotices
 from codex_tui.app.screens.api_key import ApiKeyScreen
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.chat_commands import AppRequest
@@ -156,11 +154,11 @@ class CodexApp(App[ExitSummary]):
 
     async def _pump(self, core: CoreClient) -> None:
         try:
-            await pump_events(core, lambda batch: self._deliver(batch, core))
+            await pump_notices(core, lambda batch: self._deliver(batch, core))
         except Exception as err:  # the core broke: tell the user instead of hanging
             self.post_message(CoreFailed(f"The session stopped unexpectedly: {err}"))
 
-    async def _deliver(self, batch: list[Event], core: CoreClient) -> None:
+    async def _deliver(self, batch: list[c.ClientNotice], core: CoreClient) -> None:
         """Post a batch to the session's chat screen and wait until it is applied.
 
         The batch goes to the screen's queue, not the app's: keys pass through the app's
@@ -169,10 +167,10 @@ class CodexApp(App[ExitSummary]):
         chat = self.chat
         if chat is None or core is not self.core:
             return
-        message = CoreEvents(batch, core)
+        message = CoreNotices(batch, core)
         if chat.post_message(message):
             await message.applied
-        if isinstance(batch[-1].msg, ShutdownCompleteEvent) and self.quitting:
+        if isinstance(batch[-1], n.SessionEnded) and self.quitting:
             self._finish()
 
     def on_text_area_changed(self, event: TextArea.Changed) -> None:

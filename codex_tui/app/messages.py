@@ -1,4 +1,4 @@
-"""App-level Textual messages that carry core events to the UI."""
+"""App-level Textual messages that carry a session's notices (its projected events) to the UI."""
 
 from __future__ import annotations
 
@@ -6,16 +6,16 @@ import asyncio
 
 from textual.message import Message
 
-from codex_core.protocol import Event
+from codex_core.items import client as c
 from codex_tui.app.core import CoreClient
 
 
-class CoreEvents(Message):
-    """A batch of core events in arrival order (streamed deltas arrive coalesced per frame)."""
+class CoreNotices(Message):
+    """A batch of a session's notices in arrival order (streamed deltas coalesced per frame)."""
 
-    def __init__(self, events: list[Event], source: CoreClient) -> None:
+    def __init__(self, notices: list[c.ClientNotice], source: CoreClient) -> None:
         super().__init__()
-        self.events = events
+        self.notices = notices
         self.source = source
         self.applied: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 

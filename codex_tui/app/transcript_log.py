@@ -8,8 +8,8 @@ from typing import assert_never
 
 from textual.content import Content
 
-from codex_core import items
 from codex_core.frontend.commands import display_command
+from codex_core.items import client as c
 from codex_core.items import kinds as k
 from codex_core.items import notices as n
 from codex_core.protocol.common import AddChange, DeleteChange, FileChange, UpdateChange
@@ -17,26 +17,24 @@ from codex_tui.app.git_diff import diff_lines
 
 _PASSING = (n.AgentMessageDelta, n.ReasoningDelta, n.CommandOutputDelta)
 """The notices of a streaming answer or command: the whole item follows (checked first)."""
-TURN = "tui"
-"""The turn every event is fed under: the screen passes events on without their ids."""
 
 
 class TranscriptLog:
-    """Every item worth reading again, kept whole (the screen drops old cells; this does not)."""
+    """Every item worth reading again, kept whole (the screen drops old cells; this does not).
+
+    Fed the notices the chat screen renders (`codex_core.items.ClientProjection`'s)."""
 
     def __init__(self) -> None:
         self.lines: list[Content] = []
-        self._projection = items.Projection()
         self._asked: dict[str, k.FileChangeItem] = {}
         """Patches started by a request for approval, shown once allowed."""
 
-    def record(self, msg: items.EventMsg) -> None:
-        """Append what `msg` adds to the conversation, if anything."""
-        for notice in self._projection.feed_msg(TURN, msg):
-            if not isinstance(notice, _PASSING):
-                self._render(notice)
+    def record(self, notice: c.ClientNotice) -> None:
+        """Append what `notice` adds to the conversation, if anything."""
+        if not isinstance(notice, _PASSING):
+            self._render(notice)
 
-    def _render(self, notice: n.Notice) -> None:
+    def _render(self, notice: c.ClientNotice) -> None:
         match notice:
             case n.ItemStarted(item=k.FileChangeItem() as patch):
                 if notice.by == "approval":
@@ -60,7 +58,8 @@ class TranscriptLog:
             case n.TurnEnded(status="interrupted"):
                 self._block("■ ", "$error", "Interrupted", style="$error")
             case _:
-                pass  # deltas (the whole item follows), bookkeeping, what the cells show alone
+                pass  # deltas (the whole item follows), bookkeeping, what the cells show alone,
+                # replies to the screen's own ops
 
     def _completed(self, item: k.ThreadItem) -> None:
         match item:

@@ -21,6 +21,7 @@ from codex_core.protocol import Event, TaskStartedEvent, UserMessageEvent
 from codex_core.rollout.layout import Layout
 from codex_core.servers.acp.updates import UpdateBuilder
 from codex_core.servers.app_server.translate import ApprovalAsk, Translator
+from codex_tui.app.event_pump import NoticeFeed
 from codex_tui.app.transcript_log import TranscriptLog
 from codex_tui.exec.human import HumanProcessor
 from codex_tui.exec.jsonl import JsonlProcessor
@@ -131,10 +132,13 @@ def acp_updates(events: list[Event]) -> str:
 
 
 def transcript_log(events: list[Event]) -> str:
-    """The TUI's Ctrl+T transcript for the stream, each line as Textual markup."""
+    """The TUI's Ctrl+T transcript for the stream, each line as Textual markup (fed the
+    notices the TUI's event pump yields)."""
     log = TranscriptLog()
+    feed = NoticeFeed()
     for event in events:
-        log.record(event.msg)
+        for notice in feed.project([event]):
+            log.record(notice)
     lines = [json.dumps(line.markup, ensure_ascii=False) for line in log.lines]
     return stable_ids("".join(line + "\n" for line in lines))
 

@@ -4,6 +4,7 @@ allowed (not when refused), a replayed patch shows the changes its end names."""
 from __future__ import annotations
 
 from codex_core import protocol as ev
+from codex_tui.app.event_pump import NoticeFeed
 from codex_tui.app.transcript_log import TranscriptLog
 
 CHANGES: dict[str, ev.FileChange] = {"/w/a.txt": ev.AddChange(content="x\n")}
@@ -11,8 +12,10 @@ CHANGES: dict[str, ev.FileChange] = {"/w/a.txt": ev.AddChange(content="x\n")}
 
 def logged(msgs: list[ev.EventMsg]) -> list[str]:
     log = TranscriptLog()
+    feed = NoticeFeed()
     for msg in msgs:
-        log.record(msg)
+        for notice in feed.project([ev.Event(id="1", msg=msg)]):
+            log.record(notice)
     return [line.plain for line in log.lines]
 
 

@@ -12,12 +12,13 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from codex_core.items import notices as nt
+from codex_core.items.client import ClientNotice
 from codex_core.protocol import (
     AgentMessageDeltaEvent,
-    Event,
-    ExecCommandOutputDeltaEvent,
     ShutdownCompleteEvent,
     TaskStartedEvent,
+    WarningEvent,
 )
 from codex_core.protocol.common import (
     AddChange,
@@ -28,7 +29,7 @@ from codex_core.protocol.common import (
 )
 from codex_tui.app.coalesce import coalesce
 from codex_tui.app.diffs import DiffLine, DiffStat, diff_stats, file_diff, parse_unified_diff
-from codex_tui.app.event_pump import pump_events
+from codex_tui.app.event_pump import pump_notices
 from codex_tui.app.formatting import (
     Excerpt,
     context_left_percent,
@@ -170,37 +171,49 @@ def test_turn_timer_excludes_pauses() -> None:
 
 
 def test_coalesce_merges_delta_runs_in_order() -> None:
-    events = [
-        Event(id="1", msg=AgentMessageDeltaEvent(delta="a")),
-        Event(id="1", msg=AgentMessageDeltaEvent(delta="b")),
-        Event(id="1", msg=ExecCommandOutputDeltaEvent(call_id="c", stream="stdout", chunk="x")),
-        Event(id="1", msg=ExecCommandOutputDeltaEvent(call_id="c", stream="stderr", chunk="y")),
-        Event(id="1", msg=ExecCommandOutputDeltaEvent(call_id="d", stream="stdout", chunk="z")),
-        Event(id="1", msg=TaskStartedEvent()),
-        Event(id="1", msg=AgentMessageDeltaEvent(delta="c")),
+    t = "tui"
+    notices: list[ClientNotice] = [
+        nt.AgentMessageDelta(t, "m", "a"),
+        nt.AgentMessageDelta(t, "m", "b"),
+        nt.CommandOutputDelta(t, "c", "stdout", "x"),
+        nt.CommandOutputDelta(t, "c", "stderr", "y"),
+        nt.CommandOutputDelta(t, "d", "stdout", "z"),
+        nt.TurnStarted(t),
+        nt.AgentMessageDelta(t, "m", "c\x1b]0;"),
+        nt.AgentMessageDelta(t, "m", "title\x07"),
+        nt.ReasoningDelta(t, "r", 0, "p"),
+        nt.ReasoningDelta(t, "r", 1, "q"),
+        nt.ReasoningDelta(t, "r", 1, "s"),
     ]
-    assert coalesce(events) == [
-        AgentMessageDeltaEvent(delta="ab"),
-        ExecCommandOutputDeltaEvent(call_id="c", stream="stderr", chunk="xy"),
-        ExecCommandOutputDeltaEvent(call_id="d", stream="stdout", chunk="z"),
-        TaskStartedEvent(),
-        AgentMessageDeltaEvent(delta="c"),
+    assert coalesce(notices) == [
+        nt.AgentMessageDelta(t, "m", "ab"),
+        nt.CommandOutputDelta(t, "c", "stderr", "xy"),
+        nt.CommandOutputDelta(t, "d", "stdout", "z"),
+        nt.TurnStarted(t),
+        nt.AgentMessageDelta(t, "m", "c␛]0;title␇"),  # printable once whole
+        nt.ReasoningDelta(t, "r", 0, "p"),
+        nt.ReasoningDelta(t, "r", 1, "qs"),
     ]
 
 
-async def test_pump_events_batches_deltas_and_stops_at_shutdown() -> None:
+async def test_pump_notices_projects_batches_of_deltas_and_stops_at_shutdown() -> None:
     core = FakeCore()
-    core.emit(*[AgentMessageDeltaEvent(delta=str(i)) for i in range(2500)])
-    core.emit(TaskStartedEvent(), ShutdownCompleteEvent())
-    batches: list[list[Event]] = []
+    core.emit(TaskStartedEvent())
+    core.emit(*[AgentMessageDeltaEvent(delta=str(i % 10)) for i in range(2500)])
+    core.emit(WarningEvent(message="at start"), sub_id="0")
+    core.emit(ShutdownCompleteEvent())
+    batches: list[list[ClientNotice]] = []
 
-    async def deliver(batch: list[Event]) -> None:
+    async def deliver(batch: list[ClientNotice]) -> None:
         batches.append(batch)
 
-    await asyncio.wait_for(pump_events(core, deliver, max_batch=1000), timeout=5)
-    flat = [event.msg for batch in batches for event in batch]
-    assert len(flat) == 2502 and isinstance(flat[-1], ShutdownCompleteEvent)
-    assert all(len(batch) <= 1000 for batch in batches)
+    await asyncio.wait_for(pump_notices(core, deliver, max_batch=1000), timeout=5)
+    flat = [notice for batch in batches for notice in batch]
+    streamed = "".join(x.delta for x in flat if isinstance(x, nt.AgentMessageDelta))
+    assert streamed == "0123456789" * 250
+    assert isinstance(flat[0], nt.TurnStarted) and isinstance(flat[-1], nt.SessionEnded)
+    assert nt.TurnWarning("0", "at start") in flat  # the start's own turn (F2's warnings)
+    assert sum(isinstance(x, nt.AgentMessageDelta) for x in flat) <= 6, "one delta per batch"
     assert len(batches) <= 6
 
 

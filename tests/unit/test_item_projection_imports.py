@@ -36,35 +36,33 @@ PORTED = frozenset(
         "codex_core/servers/app_server/item_wire.py",
         "codex_core/rollout/layout.py",
         "codex_core/rollout/item_record.py",
+        "codex_tui/app/screens/chat.py",
+        "codex_tui/app/screens/chat_items.py",
+        "codex_tui/app/screens/chat_cells.py",
+        "codex_tui/app/screens/chat_processes.py",
+        "codex_tui/app/screens/chat_tools.py",
+        "codex_tui/app/screens/chat_start.py",
+        "codex_tui/app/screens/chat_approvals.py",
+        "codex_tui/app/screens/approval.py",
+        "codex_tui/app/screens/elicitation.py",
+        "codex_tui/app/widgets/cells/header_cell.py",
+        "codex_tui/app/coalesce.py",
+        "codex_tui/app/messages.py",
+        "codex_tui/app/codex_app.py",
     }
 )
 """Renderers of the projection."""
 
 NOT_YET_PORTED = {
-    # The matches that remain, each with its own call-id tracking:
-    "codex_tui/app/screens/chat_events.py": "the TUI's cells",
-    # Pumps and screens that pass events on or pick out a few (the one-wire step):
-    "codex_tui/app/coalesce.py": "TUI: coalesces deltas",
-    "codex_tui/app/codex_app.py": "TUI: shutdown",
+    # Pumps that pass events on or pick out a few (the one-wire step):
     "codex_tui/app/core.py": "TUI: the session handle",
-    "codex_tui/app/core_process.py": "TUI: the session process",
-    "codex_tui/app/event_pump.py": "TUI: event worker",
-    "codex_tui/app/messages.py": "TUI: messages carrying events",
-    "codex_tui/app/screens/approval.py": "TUI: approval modal",
-    "codex_tui/app/screens/chat.py": "TUI: chat screen",
-    "codex_tui/app/screens/chat_cells.py": "TUI: cells made from one event (split from chat_events)",
-    "codex_tui/app/screens/chat_start.py": "TUI: chat screen start-up (the session's first events)",
-    "codex_tui/app/screens/chat_processes.py": "TUI: /ps and /stop replies",
-    "codex_tui/app/widgets/cells/header_cell.py": "TUI: session header",
+    "codex_tui/app/event_pump.py": "TUI: reads the session's events into the projection",
     "codex_core/servers/acp/agent.py": "ACP: the first event (its history for session/load)",
     "codex_core/servers/app_server/elicitation.py": "app-server: MCP elicitation requests",
-    "codex_tui/app/screens/chat_approvals.py": "TUI: approval and elicitation prompts",
-    "codex_tui/app/wire_events.py": "TUI --remote: wire items back into the cells' events",
-    "codex_tui/app/app_server_core.py": "TUI --remote: the session handle over the app-server",
-    "codex_tui/app/screens/elicitation.py": "TUI: MCP elicitation form",
+    "codex_tui/app/wire_events.py": "TUI: wire items back into the cells' events",
+    "codex_tui/app/app_server_core.py": "TUI: the session handle over the app-server",
     "codex_core/servers/app_server/hub.py": "app-server: the thread pump (preview, approvals)",
     "codex_core/servers/app_server/threads.py": "app-server: the event pump",
-    "codex_core/servers/session_pipe.py": "the TUI's private wire",
 }
 """Frontend modules still importing the event union, and what they do with it."""
 
@@ -115,6 +113,13 @@ def test_item_projection_only_listed_frontends_still_import_events() -> None:
     importing = {m for m in frontend_modules() if event_imports(REPO / m)}
     assert importing - set(NOT_YET_PORTED) == set(), "a frontend imports raw events anew"
     assert set(NOT_YET_PORTED) - importing == set(), "ported: remove it from NOT_YET_PORTED"
+
+
+def test_item_projection_tui_screens_and_widgets_import_no_events() -> None:
+    """The chat screen, its modals and its cells render notices only (the pump projects)."""
+    for root in ("codex_tui/app/screens", "codex_tui/app/widgets"):
+        for path in sorted((REPO / root).rglob("*.py")):
+            assert event_imports(path) == [], f"{path} imports events: {event_imports(path)}"
 
 
 def test_item_projection_imports_light() -> None:

@@ -12,17 +12,27 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
 from codex_core.frontend.commands import display_command
-from codex_core.protocol import (
-    ApplyPatchApprovalRequestEvent,
-    ExecApprovalRequestEvent,
-)
+from codex_core.items import notices as n
+from codex_core.protocol import ExecApprovalOp, PatchApprovalOp
 from codex_core.protocol.common import ReviewDecision
 from codex_tui.app.diff_render import patch_content
 from codex_tui.app.diffs import patch_files
 from codex_tui.app.formatting import shorten_path, truncate_line
 from codex_tui.app.widgets.marked_list import MarkedOptionList, numbered
 
-ApprovalRequest = ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
+ApprovalRequest = n.CommandApprovalRequested | n.PatchApprovalRequested
+
+
+def approval_op(
+    request: ApprovalRequest, decision: ReviewDecision, *, remember_prefix: list[str] | None = None
+) -> ExecApprovalOp | PatchApprovalOp:
+    """The op answering `request` (for a command, `remember_prefix` is an argv prefix to allow
+    from now on); the session then tells the decision (`ApprovalDecided`)."""
+    if isinstance(request, n.CommandApprovalRequested):
+        return ExecApprovalOp(
+            id=request.item_id, decision=decision, remember_prefix=remember_prefix
+        )
+    return PatchApprovalOp(id=request.item_id, decision=decision)
 
 
 @dataclass(frozen=True)
@@ -68,15 +78,16 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
     @property
     def prefix(self) -> list[str] | None:
         """The command prefix the core suggested remembering, if any."""
-        if isinstance(self.request, ExecApprovalRequestEvent):
-            return self.request.suggested_prefix or None
+        if isinstance(self.request, n.CommandApprovalRequested):
+            prefix = self.request.suggested_prefix
+            return list(prefix) if prefix else None
         return None
 
     @property
     def mcp_call(self) -> tuple[str, str, str] | None:
         """(server, tool, arguments) when the request is an MCP tool call (`mcp SERVER TOOL ARGS`)."""
         request = self.request
-        if isinstance(request, ExecApprovalRequestEvent):
+        if isinstance(request, n.CommandApprovalRequested):
             command = request.command
             if len(command) >= 3 and command[0] == "mcp":
                 return command[1], command[2], " ".join(command[3:])
@@ -99,7 +110,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
                 (mcp[1], "bold $accent"),
                 ("?", "bold"),
             )
-        if isinstance(self.request, ExecApprovalRequestEvent):
+        if isinstance(self.request, n.CommandApprovalRequested):
             return Content.assemble(("Allow Codex to run this command?", "bold"))
         return Content.assemble(("Allow Codex to make these edits?", "bold"))
 
@@ -117,7 +128,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             ]
             if mcp[2]:
                 parts += ["\n", ("args    ", "$text-muted"), truncate_line(mcp[2], 600)]
-        elif isinstance(request, ExecApprovalRequestEvent):
+        elif isinstance(request, n.CommandApprovalRequested):
             command = display_command(request.command)
             for index, line in enumerate(command.split("\n")[:20]):
                 parts += [("$ " if index == 0 else "  ", "$accent"), truncate_line(line, 300), "\n"]
@@ -164,7 +175,7 @@ class ApprovalScreen(ModalScreen[ApprovalAnswer]):
             options.append(("prefix", label))
         declined = (
             "No, continue without running it"
-            if isinstance(self.request, ExecApprovalRequestEvent)
+            if isinstance(self.request, n.CommandApprovalRequested)
             else "No, continue without these edits"
         )
         options += [

@@ -10,27 +10,21 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
-from codex_core.protocol import (
-    ElicitationRequestEvent,
-    Event,
-    GetHistoryEntryRequestOp,
-    GetHistoryEntryResponseEvent,
-    InterruptOp,
-    Op,
-    SessionConfiguredEvent,
-)
+from codex_core.items import client as c
+from codex_core.items import notices as n
+from codex_core.protocol import GetHistoryEntryRequestOp, InterruptOp, Op
 from codex_core.protocol.common import AskForApproval, SandboxPolicy
 from codex_tui.app import notifications, slash_commands
 from codex_tui.app.clock import Clock
-from codex_tui.app.coalesce import coalesce, split_startup_warnings
+from codex_tui.app.coalesce import split_startup_warnings
 from codex_tui.app.core import CoreClient
-from codex_tui.app.messages import CoreEvents
+from codex_tui.app.messages import CoreNotices
 from codex_tui.app.screens.approval import ApprovalRequest
 from codex_tui.app.screens.chat_approvals import ApprovalQueue
 from codex_tui.app.screens.chat_backtrack import Backtrack
 from codex_tui.app.screens.chat_commands import AppRequest, SlashRunner
 from codex_tui.app.screens.chat_completion import Completion
-from codex_tui.app.screens.chat_events import EventApplier
+from codex_tui.app.screens.chat_items import ItemApplier
 from codex_tui.app.screens.chat_outbox import Outbox, Outgoing
 from codex_tui.app.screens.chat_pending import PendingInput
 from codex_tui.app.screens.chat_quit import QuitKeys
@@ -88,7 +82,7 @@ class ChatScreen(Screen[None]):
         self.clock = clock
         self.version = version
         self.timer = TurnTimer(clock)
-        self.applier = EventApplier(
+        self.applier = ItemApplier(
             self, hide_reasoning=hide_reasoning, context_window=context_window
         )
         self.pending: Outgoing | None = None
@@ -170,32 +164,32 @@ class ChatScreen(Screen[None]):
         """Close the completion popup."""
         self.completion.hide()
 
-    # ------------------------------------------------------------------ events in
+    # ------------------------------------------------------------------ notices in
 
-    async def on_core_events(self, message: CoreEvents) -> None:
+    async def on_core_notices(self, message: CoreNotices) -> None:
         """A batch from the event pump (its session's, unless the screen was replaced)."""
         try:
             if message.source is self.outbox.core:
-                await self.apply_events(message.events)
+                await self.apply_notices(message.notices)
         finally:
             message.done()
 
-    async def apply_events(self, events: list[Event]) -> None:
-        """Apply a batch of core events in order."""
-        startup, events = split_startup_warnings(events)
+    async def apply_notices(self, notices: list[c.ClientNotice]) -> None:
+        """Apply a batch of the session's notices (deltas already coalesced) in order."""
+        startup, notices = split_startup_warnings(notices)
         if startup:  # they wait behind the footer's badge (F2)
             self.warnings += startup
             self.footer.set_state(warnings=len(self.warnings))
-        for msg in coalesce(events):
-            await self.applier.apply(msg)
+        for notice in notices:
+            await self.applier.apply(notice)
 
     async def add_cell(self, cell: Widget) -> None:
         """Append a cell to the transcript."""
         await self.query_one(Transcript).add(cell)
 
-    async def on_session_configured(self, event: SessionConfiguredEvent) -> None:
-        """Header, history, and a resumed session's past events; then the launch prompt."""
-        await show_session(self, event)
+    async def on_session_configured(self, started: n.ThreadStarted) -> None:
+        """Header, history, and a resumed session's past; then the launch prompt."""
+        await show_session(self, started)
 
     def on_turn_started(self) -> None:
         """Show the status line and the interrupt hint."""
@@ -224,7 +218,7 @@ class ChatScreen(Screen[None]):
         self.notify_user("approval-requested", "Codex is waiting for your approval")
         self.approvals.add(request)
 
-    def on_elicitation_request(self, request: ElicitationRequestEvent) -> None:
+    def on_elicitation_request(self, request: n.ElicitationRequested) -> None:
         """An MCP server asks for input (queued with the approvals)."""
         self.notify_user("approval-requested", "An MCP server is waiting for your input")
         self.approvals.add(request)
@@ -233,9 +227,9 @@ class ChatScreen(Screen[None]):
         """Answered by another client: its prompt closes."""
         self.approvals.decided(call_id)
 
-    def on_history_entry(self, event: GetHistoryEntryResponseEvent) -> None:
+    def on_history_entry(self, entry: c.HistoryEntryFetched) -> None:
         """Hand the entry to the composer."""
-        self.composer.history_entry(event.offset, event.log_id, event.entry)
+        self.composer.history_entry(entry.offset, entry.log_id, entry.entry)
 
     def on_retrying(self, text: str | None) -> None:
         """The status line says the connection is being retried, until the stream is back."""

@@ -8,15 +8,14 @@ from typing import Any, Protocol
 
 from textual.app import App
 
-from codex_core.frontend.approvals import approval_op
-from codex_core.protocol import (
-    ElicitationRequestEvent,
-    ExecApprovalRequestEvent,
-    InterruptOp,
-    Op,
-    ResolveElicitationOp,
+from codex_core.items import notices as n
+from codex_core.protocol import InterruptOp, Op, ResolveElicitationOp
+from codex_tui.app.screens.approval import (
+    ApprovalAnswer,
+    ApprovalRequest,
+    ApprovalScreen,
+    approval_op,
 )
-from codex_tui.app.screens.approval import ApprovalAnswer, ApprovalRequest, ApprovalScreen
 from codex_tui.app.screens.elicitation import ElicitationAnswer, ElicitationScreen
 from codex_tui.app.turn_timer import TurnTimer
 
@@ -50,10 +49,10 @@ class ApprovalQueue:
 
     def __init__(self, host: ApprovalHost) -> None:
         self.host = host
-        self.waiting: deque[ApprovalRequest | ElicitationRequestEvent] = deque()
+        self.waiting: deque[ApprovalRequest | n.ElicitationRequested] = deque()
         self.open = False
 
-    def add(self, request: ApprovalRequest | ElicitationRequestEvent) -> None:
+    def add(self, request: ApprovalRequest | n.ElicitationRequested) -> None:
         """Queue a request; show it now if no other modal is open."""
         self.waiting.append(request)
         if not self.open:
@@ -71,7 +70,7 @@ class ApprovalQueue:
         forget it, or close its prompt if it is on screen."""
         self.waiting = deque(r for r in self.waiting if _call_id(r) != call_id)
         screen = self.host.app.screen
-        if self.open and isinstance(screen, ApprovalScreen) and screen.request.call_id == call_id:
+        if self.open and isinstance(screen, ApprovalScreen) and screen.request.item_id == call_id:
             self.open = False
             self.host.timer.resume()
             self.host.app.pop_screen()
@@ -86,7 +85,7 @@ class ApprovalQueue:
         self.open = True
         host.timer.pause()
         host.refresh_status()
-        if isinstance(request, ElicitationRequestEvent):
+        if isinstance(request, n.ElicitationRequested):
             self._elicit(request)
             return
 
@@ -103,7 +102,7 @@ class ApprovalQueue:
 
         host.app.push_screen(ApprovalScreen(request, host.cwd), callback=answered)
 
-    def _elicit(self, request: ElicitationRequestEvent) -> None:
+    def _elicit(self, request: n.ElicitationRequested) -> None:
         host = self.host
 
         async def answered(answer: ElicitationAnswer | None) -> None:
@@ -113,7 +112,7 @@ class ApprovalQueue:
             await host.submit_op(
                 ResolveElicitationOp(
                     server_name=request.server_name,
-                    request_id=request.id,
+                    request_id=request.request_id,
                     decision=answer.action,
                     content=answer.content,
                 )
@@ -123,10 +122,10 @@ class ApprovalQueue:
         host.app.push_screen(ElicitationScreen(request), callback=answered)
 
 
-def _call_id(request: ApprovalRequest | ElicitationRequestEvent) -> str | None:
-    return None if isinstance(request, ElicitationRequestEvent) else request.call_id
+def _call_id(request: ApprovalRequest | n.ElicitationRequested) -> str | None:
+    return None if isinstance(request, n.ElicitationRequested) else request.item_id
 
 
 def _is_mcp(request: ApprovalRequest) -> bool:
     """An MCP tool call's approval (`mcp SERVER TOOL ARGS`)."""
-    return isinstance(request, ExecApprovalRequestEvent) and request.command[:1] == ["mcp"]
+    return isinstance(request, n.CommandApprovalRequested) and request.command[:1] == ("mcp",)

@@ -33,7 +33,7 @@ from codex_core.protocol.common import (
 )
 from codex_tui.app.extensions_view import ACTIONS, HOOKS_USAGE, HooksView, skills_rows
 from codex_tui.app.git_diff import diff_lines
-from codex_tui.app.screens.chat_events import EventApplier
+from codex_tui.app.screens.chat_items import ItemApplier
 from codex_tui.app.screens.choice import Choice, ChoiceScreen
 from codex_tui.app.screens.pager import PagerScreen
 from codex_tui.app.slash_commands import Invocation, Unknown
@@ -111,7 +111,7 @@ class SlashHost(Protocol):
     context_left: int | None
     codex_home: str | None
     notify_setting: bool | list[str]
-    applier: EventApplier
+    applier: ItemApplier
 
     @property
     def app(self) -> App[Any]:

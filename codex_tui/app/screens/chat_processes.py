@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from codex_core.protocol import (
-    BackgroundTerminal,
-    BackgroundTerminalsStoppedEvent,
-    ListBackgroundTerminalsResponseEvent,
-)
+from codex_core.items import client as c
+from codex_core.protocol import BackgroundTerminal
 from codex_tui.app.formatting import format_elapsed, truncate_line
 from codex_tui.app.widgets.cells.info_cell import InfoCell, Row
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
@@ -15,7 +12,7 @@ LAST_LINE_CHARS = 80
 HOW_TO_STOP = "/stop ID stops one, /stop stops them all."
 
 
-def background_terminals_cell(msg: ListBackgroundTerminalsResponseEvent) -> InfoCell:
+def background_terminals_cell(msg: c.BackgroundTerminalsListed) -> InfoCell:
     """`/ps`: each running process by id, with its command, run time and last output line."""
     rows: list[Row] = []
     for terminal in msg.terminals:
@@ -28,7 +25,7 @@ def background_terminals_cell(msg: ListBackgroundTerminalsResponseEvent) -> Info
     return InfoCell("Background terminals", rows, note=note)
 
 
-def stopped_cell(msg: BackgroundTerminalsStoppedEvent) -> NoticeCell:
+def stopped_cell(msg: c.BackgroundTerminalsStopped) -> NoticeCell:
     """`/stop`: which processes were killed, or why none was."""
     if msg.unknown_process_id is not None:
         return NoticeCell(

@@ -10,10 +10,12 @@ from typing import Protocol
 from textual.widget import Widget
 
 from codex_core.frontend.home import codex_home_dir
-from codex_core.protocol import SessionConfiguredEvent, parse_event_msg
+from codex_core.items import client as c
+from codex_core.items import notices as n
 from codex_core.protocol.common import AskForApproval, SandboxPolicy
+from codex_core.terminal_text import printable_event
 from codex_tui.app.extensions_view import hooks_review_notice
-from codex_tui.app.screens.chat_events import EventApplier
+from codex_tui.app.screens.chat_items import ItemApplier
 from codex_tui.app.screens.chat_outbox import Outbox, Outgoing
 from codex_tui.app.widgets.cells.header_cell import HeaderCell
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
@@ -36,7 +38,7 @@ class StartHost(Protocol):
     notice: str | None
     pending: Outgoing | None
     codex_home: str | None
-    applier: EventApplier
+    applier: ItemApplier
     outbox: Outbox
 
     @property
@@ -59,19 +61,18 @@ class StartHost(Protocol):
         ...
 
 
-async def show_session(screen: StartHost, event: SessionConfiguredEvent) -> None:
-    """Header, history, and a resumed session's past events; then the launch prompt."""
-    screen.model, screen.effort = event.model, event.reasoning_effort
-    screen.provider = event.model_provider_id
-    screen.approval, screen.sandbox = event.approval_policy, event.sandbox_policy
+async def show_session(screen: StartHost, started: n.ThreadStarted) -> None:
+    """Header, history, and a resumed session's past; then the launch prompt."""
+    screen.model, screen.effort = started.model, started.reasoning_effort
+    screen.provider = started.model_provider_id
+    screen.approval, screen.sandbox = started.approval_policy, started.sandbox_policy
     screen.footer.set_state(model=screen.model, effort=screen.effort)
-    await screen.add_cell(HeaderCell.of_session(event, screen.version))
-    screen.composer.past.configure(event.history_log_id, event.history_entry_count)
+    await screen.add_cell(HeaderCell.of_session(started, screen.version))
+    screen.composer.past.configure(started.history_log_id, started.history_entry_count)
     screen.composer.workspace = screen.workspace
-    for raw in event.initial_messages or []:
-        past = parse_event_msg(raw)
-        if past is not None and not isinstance(past, SessionConfiguredEvent):
-            await screen.applier.apply(past, replay=True)
+    # Model text and output never reach the terminal raw (the live ones neither: the pump).
+    for past in c.history(started, prepare=printable_event):
+        await screen.applier.apply(past, replay=True)
     if screen.notice is not None:
         await screen.add_cell(NoticeCell("info", screen.notice))
     if screen.pending is not None:

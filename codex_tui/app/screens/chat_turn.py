@@ -9,7 +9,7 @@ from typing import Any, Protocol
 from codex_tui.app import notifications
 from codex_tui.app.clock import Clock
 from codex_tui.app.screens.chat_approvals import ApprovalQueue
-from codex_tui.app.screens.chat_events import EventApplier
+from codex_tui.app.screens.chat_items import ItemApplier
 from codex_tui.app.screens.chat_outbox import Outbox
 from codex_tui.app.screens.chat_pending import PendingInput
 from codex_tui.app.turn_timer import TurnTimer
@@ -29,7 +29,7 @@ class TurnHost(Protocol):
     approvals: ApprovalQueue
     pending_input: PendingInput
     outbox: Outbox
-    applier: EventApplier
+    applier: ItemApplier
 
     @property
     def composer(self) -> Composer:
@@ -94,5 +94,5 @@ def tick(host: TurnHost) -> None:
             frame=frame,
             waiting=host.approvals.open,
         )
-    for cell in host.applier.execs.values():
+    for cell in host.applier.tools.execs.values():
         cell.tick(frame)

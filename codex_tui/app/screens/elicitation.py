@@ -19,7 +19,8 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Checkbox, Input, Select, Static
 
-from codex_core.protocol import ElicitationAction, ElicitationRequestEvent
+from codex_core.items import notices as n
+from codex_core.protocol import ElicitationAction
 from codex_tui.app.formatting import truncate_line
 
 
@@ -125,7 +126,7 @@ class ElicitationScreen(ModalScreen[ElicitationAnswer]):
         Binding("ctrl+c", "answer('cancel')", "cancel", show=False, priority=True),
     ]
 
-    def __init__(self, request: ElicitationRequestEvent) -> None:
+    def __init__(self, request: n.ElicitationRequested) -> None:
         super().__init__()
         self.request = request
         self.fields = form_fields(request.requested_schema) if request.mode == "form" else []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from codex_core.protocol import SessionConfiguredEvent
+from codex_core.items import notices as n
 from codex_tui.app.formatting import shorten_path
 
 HINTS = (
@@ -30,8 +30,8 @@ class HeaderCell(Static):
         super().__init__(self._content())
 
     @classmethod
-    def of_session(cls, event: SessionConfiguredEvent, version: str) -> HeaderCell:
-        """The header of the session `event` configured."""
+    def of_session(cls, event: n.ThreadStarted, version: str) -> HeaderCell:
+        """The header of the session `event` started."""
         return cls(
             version=version,
             model=event.model,
