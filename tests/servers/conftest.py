@@ -24,10 +24,13 @@ def workspace(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def codex_home(tmp_path: Path) -> Path:
-    """CODEX_HOME for the server processes."""
+def codex_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """CODEX_HOME for the server processes (also in the environment, as the root fixture
+    this one replaces sets it: a codex started without an explicit CODEX_HOME must not
+    reach the real ~/.codex)."""
     path = tmp_path / "home"
     path.mkdir()
+    monkeypatch.setenv("CODEX_HOME", str(path))
     return path
 
 
