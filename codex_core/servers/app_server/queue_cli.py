@@ -131,9 +131,8 @@ def _queue_in_file(codex_home: Path, params: dict[str, Any]) -> int:
     """No server running: put the message in the queue file for the thread's next resume."""
     from codex_core.frontend import NotASessionError, SessionNotFoundError
     from codex_core.frontend.sessions import find_session
-    from codex_core.servers.app_server import model_items as w
     from codex_core.servers.app_server.queue_store import (
-        QueuedSubmission,
+        QueuedRow,
         QueueStore,
         QueueStoreError,
         file_of,
@@ -148,11 +147,7 @@ def _queue_in_file(codex_home: Path, params: dict[str, Any]) -> int:
             f"invalid thread-store request: no rollout found for thread id {thread_id} "
             "(code -32603)"
         ) from None
-    submission = QueuedSubmission(
-        id=str(uuid.uuid4()),
-        clientUserMessageId=params["clientUserMessageId"],
-        input=[w.TextUserInput(text=params["input"][0]["text"])],
-    )
+    submission = QueuedRow(str(uuid.uuid4()), params["clientUserMessageId"], params["input"])
     try:
         store = QueueStore(file_of(codex_home))
     except QueueStoreError as err:

@@ -19,7 +19,6 @@ from pydantic import BaseModel
 from codex_core.servers.app_server import thread_queue as q
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.model_methods import EmptyResponse
-from codex_core.servers.app_server.queue_store import QueuedSubmission
 from codex_core.servers.app_server.threads import rollout_path_of
 from codex_core.servers.app_server.wire import (
     INTERNAL_ERROR,
@@ -49,7 +48,7 @@ async def queue_add(
     _known(server, params.threadId)
     if not params.input:
         raise invalid_request("input must not be empty")
-    submission = QueuedSubmission(
+    submission = q.QueuedSubmission(
         id=str(uuid.uuid4()),
         clientUserMessageId=params.clientUserMessageId,
         input=list(params.input),

@@ -10,6 +10,7 @@ locking keeps them consistent, and a message is taken by deleting its row (one t
 Security: the file is created 0600; an existing one that is a link or another user's is
 refused (the queue then lives in memory and a warning is logged). What is queued runs as
 the user, so CODEX_HOME must stay out of the model's reach — as it must for config.toml.
+The module needs only the standard library (`codex queue` writes here without a server).
 """
 
 from __future__ import annotations
@@ -20,13 +21,9 @@ import os
 import sqlite3
 import stat
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from pydantic import TypeAdapter, ValidationError
-
-from codex_core.servers.app_server import model_items as w
-from codex_core.servers.app_server.wire import WireModel
 
 log = logging.getLogger(__name__)
 
@@ -87,43 +84,43 @@ MIGRATIONS = (
 """The migration records 0.169 keeps in the file (version, description, checksum as it
 recorded them): with them, 0.169 treats a file this codex created as already migrated."""
 
-_INPUTS: TypeAdapter[list[w.UserInput]] = TypeAdapter(list[w.UserInput])
-
 
 class QueueStoreError(RuntimeError):
     """The queue file cannot be used (one line for the user)."""
 
 
-class QueuedSubmission(WireModel):
-    """A queued message: its id (the server's), the client's message id and the input."""
+@dataclass(frozen=True)
+class QueuedRow:
+    """A waiting message as stored: its id, the client's message id, the input as wire
+    `UserInput` objects (checked by the server when it runs them) and optional metadata."""
 
     id: str
-    clientUserMessageId: str
-    input: list[w.UserInput]
-    responsesapiClientMetadata: dict[str, str] | None = None
+    client_id: str
+    content: list[dict[str, Any]]
+    metadata: dict[str, str] | None = None
 
 
-def _payload(message: QueuedSubmission) -> str:
-    body: dict[str, Any] = {
-        "content": [entry.model_dump(mode="json") for entry in message.input],
-        "client_id": message.clientUserMessageId,
-    }
-    if message.responsesapiClientMetadata:  # ours: 0.169's field for it was not observed
-        body["responsesapi_client_metadata"] = message.responsesapiClientMetadata
+def _payload(row: QueuedRow) -> str:
+    body: dict[str, Any] = {"content": row.content, "client_id": row.client_id}
+    if row.metadata:  # ours: 0.169's field for it was not observed
+        body["responsesapi_client_metadata"] = row.metadata
     return json.dumps({"UserInput": body}, ensure_ascii=False, separators=(",", ":"))
 
 
-def _parse(row_id: str, payload_json: str) -> QueuedSubmission | None:
+def _parse(row_id: str, payload_json: str) -> QueuedRow | None:
     try:
         body = json.loads(payload_json)["UserInput"]
+        content = body["content"]
         metadata = body.get("responsesapi_client_metadata")
-        return QueuedSubmission(
-            id=row_id,
-            clientUserMessageId=str(body.get("client_id") or ""),
-            input=_INPUTS.validate_python(body["content"]),
-            responsesapiClientMetadata=metadata if isinstance(metadata, dict) else None,
+        if not isinstance(content, list) or not all(isinstance(e, dict) for e in content):
+            raise TypeError("content")
+        return QueuedRow(
+            row_id,
+            str(body.get("client_id") or ""),
+            content,
+            metadata if isinstance(metadata, dict) else None,
         )
-    except (ValueError, KeyError, TypeError, ValidationError):
+    except (ValueError, KeyError, TypeError):
         log.warning("queued item %s has a payload this codex cannot read; left in place", row_id)
         return None
 
@@ -187,7 +184,7 @@ class QueueStore:
 
     # ------------------------------------------------------------------ reading
 
-    def waiting(self, thread_id: str) -> list[QueuedSubmission]:
+    def waiting(self, thread_id: str) -> list[QueuedRow]:
         """The thread's messages, oldest (lowest order) first."""
         rows = self._db.execute(
             "SELECT id, payload_json FROM queued_items WHERE thread_id = ? ORDER BY queue_order",
@@ -197,7 +194,7 @@ class QueueStore:
 
     # ------------------------------------------------------------------ changes
 
-    def add(self, thread_id: str, message: QueuedSubmission) -> None:
+    def add(self, thread_id: str, message: QueuedRow) -> None:
         """Append a message to the thread's queue."""
         now = int(time.time() * 1000)
         with self._write():
@@ -210,7 +207,7 @@ class QueueStore:
                 (message.id, thread_id, _payload(message), last + 1, now, now),
             )
 
-    def take(self, thread_id: str, message_id: str | None) -> QueuedSubmission | None:
+    def take(self, thread_id: str, message_id: str | None) -> QueuedRow | None:
         """Remove and return a message (the oldest when `message_id` is None)."""
         with self._write():
             for message in self.waiting(thread_id):
@@ -223,7 +220,7 @@ class QueueStore:
                 return message if deleted else None
         return None
 
-    def replace(self, thread_id: str, message: QueuedSubmission) -> bool:
+    def replace(self, thread_id: str, message: QueuedRow) -> bool:
         """Store a message's new input (same id); False when it is no longer queued."""
         with self._write():
             changed = self._db.execute(

@@ -10,16 +10,17 @@ message starts shows its client message id as the userMessage item's `clientId`.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from codex_core.protocol import UserTurnOp
 from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.model_thread import Turn
-from codex_core.servers.app_server.queue_store import QueuedSubmission, QueueStore, open_store
+from codex_core.servers.app_server.queue_store import QueuedRow, QueueStore, open_store
 from codex_core.servers.app_server.threads import LoadedThread
 from codex_core.servers.app_server.user_input import core_input
 from codex_core.servers.app_server.wire import ParamsModel, WireModel
@@ -32,6 +33,38 @@ class ThreadQueueAddParams(ParamsModel):
     input: list[w.UserInput]
     clientUserMessageId: str
     responsesapiClientMetadata: dict[str, str] | None = None
+
+
+class QueuedSubmission(WireModel):
+    """A queued message: its id (the server's), the client's message id and the input."""
+
+    id: str
+    clientUserMessageId: str
+    input: list[w.UserInput]
+    responsesapiClientMetadata: dict[str, str] | None = None
+
+    def row(self) -> QueuedRow:
+        """The message as the queue file stores it."""
+        content = [entry.model_dump(mode="json") for entry in self.input]
+        return QueuedRow(
+            self.id, self.clientUserMessageId, content, self.responsesapiClientMetadata
+        )
+
+
+def _submission(row: QueuedRow) -> QueuedSubmission | None:
+    """A stored message on the wire; None (logged) when its input is not valid UserInput."""
+    try:
+        return QueuedSubmission.model_validate(
+            {
+                "id": row.id,
+                "clientUserMessageId": row.client_id,
+                "input": row.content,
+                "responsesapiClientMetadata": row.metadata,
+            }
+        )
+    except ValidationError:
+        log.warning("queued item %s has input this codex cannot read; skipped", row.id)
+        return None
 
 
 class ThreadQueueAddResponse(WireModel):
@@ -115,6 +148,7 @@ class ThreadQueueStartResponse(WireModel):
 
 
 Notify = Callable[[str, n.ServerMessage], None]
+log = logging.getLogger(__name__)
 
 
 async def start_turn(
@@ -151,32 +185,36 @@ class ThreadQueues:
 
     def waiting(self, thread_id: str) -> list[QueuedSubmission]:
         """The messages waiting for a thread, oldest first."""
-        return self._store.waiting(thread_id)
+        return [s for s in map(_submission, self._store.waiting(thread_id)) if s is not None]
 
     def add(self, thread_id: str, submission: QueuedSubmission, notify: Notify) -> None:
         """Queue a message (the caller starts it when the thread is idle)."""
-        self._store.add(thread_id, submission)
+        self._store.add(thread_id, submission.row())
         notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
 
     def take(
         self, thread_id: str, submission_id: str | None, notify: Notify
     ) -> QueuedSubmission | None:
         """Remove and return a waiting message (the oldest when `submission_id` is None)."""
-        found = self._store.take(thread_id, submission_id)
-        if found is not None:
+        while True:
+            found = self._store.take(thread_id, submission_id)
+            if found is None:
+                return None
             notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
-        return found
+            submission = _submission(found)
+            if submission is not None or submission_id is not None:
+                return submission
 
     def update(
         self, thread_id: str, params: ThreadQueueUpdateParams, notify: Notify
     ) -> QueuedSubmission | None:
         """Replace a waiting message's input (and metadata when given non-empty)."""
-        for submission in self._store.waiting(thread_id):
+        for submission in self.waiting(thread_id):
             if submission.id == params.queuedSubmissionId:
                 changed = submission.model_copy(update={"input": list(params.input)})
                 if params.responsesapiClientMetadata:
                     changed.responsesapiClientMetadata = params.responsesapiClientMetadata
-                if not self._store.replace(thread_id, changed):
+                if not self._store.replace(thread_id, changed.row()):
                     return None
                 notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
                 return changed
