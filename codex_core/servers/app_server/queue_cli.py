@@ -82,11 +82,15 @@ def run(ns: argparse.Namespace) -> int:
         "clientUserMessageId": str(uuid.uuid4()),
         "responsesapiClientMetadata": None,
     }
-    if not ns.remote and not _local_daemon(codex_home, start=ns.resume):
-        return _queue_in_file(codex_home, params)
+    if not ns.remote and ns.resume:
+        _start_daemon(codex_home)
+    elif not ns.remote and not (address.socket and address.socket.exists()):
+        return _queue_in_file(codex_home, params)  # no daemon (and no websocket import)
     try:
         client = RemoteClient(address, token)
     except RemoteError as err:
+        if not ns.remote:  # no daemon running: as 0.169, into the queue file
+            return _queue_in_file(codex_home, params)
         raise QueueError(f"failed to connect to remote app server: {err}") from None
     try:
         client.initialize("codex_queue")
@@ -114,17 +118,14 @@ def run(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _local_daemon(codex_home: Path, *, start: bool) -> bool:
-    """Whether this CODEX_HOME's daemon answers (started first when `start`)."""
+def _start_daemon(codex_home: Path) -> None:
+    """`--resume` without `--remote`: the daemon must run to resume the thread."""
     from codex_core.servers.app_server import daemon
 
-    if start:
-        try:
-            daemon.ensure_running(codex_home)
-        except daemon.DaemonError as err:
-            raise QueueError(f"failed to start the app server daemon: {err}") from None
-        return True
-    return daemon.server_version_or_none(codex_home) is not None
+    try:
+        daemon.ensure_running(codex_home)
+    except daemon.DaemonError as err:
+        raise QueueError(f"failed to start the app server daemon: {err}") from None
 
 
 def _queue_in_file(codex_home: Path, params: dict[str, Any]) -> int:
