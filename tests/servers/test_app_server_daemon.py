@@ -72,6 +72,14 @@ def _stat_fields(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
 
 
+def _gone(pid: int) -> bool:
+    """No such process any more (an exited one not yet reaped counts as gone)."""
+    try:
+        return _stat_fields(pid)[0] in ("Z", "X")
+    except OSError:
+        return True
+
+
 def test_daemon_start_version_stop_round_trip(codex_home: Path) -> None:
     """Each command's JSON as 0.169's; the daemon is detached, private and alone."""
     socket = codex_home / "app-server-control" / "app-server-control.sock"
@@ -121,7 +129,7 @@ def test_daemon_start_version_stop_round_trip(codex_home: Path) -> None:
         stopped = report(daemon(codex_home, "stop"))
     assert list(stopped) == keys_of("stop")
     assert stopped == expected(codex_home, "stopped", backend="pid")
-    assert not Path(f"/proc/{pid}").exists() or _stat_fields(pid)[0] == "Z"
+    assert _gone(pid)
     assert not socket.exists() and not socket.is_symlink()
     assert read_record(codex_home) is None
     gone = report(daemon(codex_home, "stop"))
@@ -147,6 +155,12 @@ def test_daemon_stale_socket_is_replaced(codex_home: Path) -> None:
     second = report(daemon(codex_home, "start"))
     assert second["status"] == "started" and second["pid"] != first
     assert report(daemon(codex_home, "version"))["status"] == "running"
+    third = report(daemon(codex_home, "restart"))
+    assert list(third) == keys_of("restart")
+    assert third == expected(
+        codex_home, "restarted", backend="pid", pid=third["pid"], appServerVersion=_version()
+    )
+    assert third["pid"] != second["pid"] and _gone(second["pid"])
     assert report(daemon(codex_home, "stop"))["status"] == "stopped"
 
 

@@ -57,9 +57,9 @@ def _parser() -> argparse.ArgumentParser:
     daemon.add_argument("-c", "--config", action="append", default=[], metavar="key=value")
     daemon.add_argument(
         "daemon_command",
-        choices=("start", "stop", "version"),
+        choices=("start", "restart", "stop", "version"),
         metavar="COMMAND",
-        help="start, stop, or version (print the local and running versions as JSON)",
+        help="start, restart, stop, or version (print the local and running versions as JSON)",
     )
     return parser
 

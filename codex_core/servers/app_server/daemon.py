@@ -1,10 +1,10 @@
-"""`codex app-server daemon start|stop|version`: one app-server per CODEX_HOME, left running.
+"""`codex app-server daemon start|restart|stop|version`: one app-server per CODEX_HOME.
 
 As Codex 0.169 (observed): the daemon is `codex app-server --listen unix:// --managed-daemon`
 on the control socket `$CODEX_HOME/app-server-control/app-server-control.sock`; `start`
-starts it unless one answers there (`alreadyRunning`), `stop` stops it, `version` asks it;
-each prints one JSON object. Unlike 0.169 nothing is copied: the managed codex is this
-installation's console script.
+starts it unless one answers there (`alreadyRunning`), `restart` replaces it, `stop` stops
+it, `version` asks it; each prints one JSON object. Unlike 0.169 nothing is copied: the
+managed codex is this installation's console script.
 
 The daemon is detached: started through a short-lived launcher so that it is nobody's child,
 in a new session (no controlling terminal), with `/` as its directory (it keeps no one's
@@ -153,6 +153,19 @@ def start(codex_home: Path) -> dict[str, Any]:
         return _report(codex_home, "started", backend="pid", pid=pid, appServerVersion=__version__)
 
 
+def restart(codex_home: Path) -> dict[str, Any]:
+    """Stop the daemon if it runs (running turns end), start a new one (0.169: `restarted`,
+    also when none ran)."""
+    with _start_lock(codex_home):
+        record = read_record(codex_home)
+        if record is not None and record.alive():
+            _terminate(record)
+        pid = _spawn(codex_home)
+        return _report(
+            codex_home, "restarted", backend="pid", pid=pid, appServerVersion=__version__
+        )
+
+
 def ensure_running(codex_home: Path) -> Path:
     """The control socket of a running daemon of this version, started if needed."""
     if server_version_or_none(codex_home) != __version__:
@@ -266,7 +279,7 @@ def main(command: str) -> int:
     """`codex app-server daemon COMMAND`; prints the JSON report, returns the exit code."""
     from codex_core.frontend import CodexHomeError, find_codex_home
 
-    actions = {"start": start, "stop": stop, "version": version}
+    actions = {"start": start, "restart": restart, "stop": stop, "version": version}
     try:
         report = actions[command](find_codex_home())
     except (DaemonError, CodexHomeError, OSError) as err:
