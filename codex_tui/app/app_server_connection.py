@@ -1,11 +1,16 @@
-"""Opening a websocket to an app-server and shaking hands on it (for `AppServerCore`)."""
+"""A connection to an app-server (a websocket, or a child's stdio) and the handshake on it.
+
+`AppServerCore` speaks JSON-RPC over any `Connection`: text messages in both directions, and
+`ConnectionGone` once the other side is gone, whatever the transport.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import os
-from typing import Any
+from collections.abc import AsyncIterator
+from typing import Any, Protocol
 
 from codex_core import __version__
 from codex_core.servers.app_server.remote import CONNECT_TIMEOUT, RemoteAddress, RemoteError
@@ -20,7 +25,90 @@ INITIALIZE = {
 """The handshake, as 0.169's TUI sends it (observed)."""
 
 
-async def open_connection(address: RemoteAddress, token: str | None) -> Any:
+class ConnectionGone(ConnectionError):
+    """The server (or the pipe to it) went away."""
+
+
+class Connection(Protocol):
+    """One client connection: JSON-RPC messages as text, in order."""
+
+    async def send(self, text: str) -> None:
+        """Send one message.
+
+        Raises:
+            ConnectionGone: The server is gone.
+        """
+        ...
+
+    async def recv(self) -> str:
+        """The next message.
+
+        Raises:
+            ConnectionGone: The server is gone.
+        """
+        ...
+
+    def __aiter__(self) -> AsyncIterator[str]:
+        """Messages until the server goes away (then the iteration ends)."""
+        ...
+
+    async def close(self) -> None:
+        """Leave (a child server is told to end and waited for, bounded)."""
+        ...
+
+    async def abort(self) -> None:
+        """Leave at once: the server sent what it must not (a child is killed)."""
+        ...
+
+    def gone(self) -> str:
+        """Why the connection ended, in one sentence for the user."""
+        ...
+
+
+class WsConnection:
+    """A `Connection` over a websocket (`websockets`' client)."""
+
+    def __init__(self, ws: Any, address: RemoteAddress) -> None:
+        self._ws = ws
+        self.address = address
+
+    async def send(self, text: str) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            await self._ws.send(text)
+        except ConnectionClosed:
+            raise ConnectionGone(self.gone()) from None
+
+    async def recv(self) -> str:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            frame = await self._ws.recv()
+        except ConnectionClosed:
+            raise ConnectionGone(self.gone()) from None
+        return frame if isinstance(frame, str) else frame.decode()
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            async for frame in self._ws:
+                yield frame if isinstance(frame, str) else frame.decode()
+        except ConnectionClosed:
+            return
+
+    async def close(self) -> None:
+        await self._ws.close()
+
+    async def abort(self) -> None:
+        await self._ws.close()
+
+    def gone(self) -> str:
+        return f"the remote app server at `{self.address.shown}` closed the connection"
+
+
+async def open_connection(address: RemoteAddress, token: str | None) -> WsConnection:
     """A websocket to the server, with 0.169's error lines.
 
     Raises:
@@ -33,7 +121,7 @@ async def open_connection(address: RemoteAddress, token: str | None) -> Any:
     where = f"failed to connect to remote app server at `{address.shown}`"
     try:
         if address.socket is not None:
-            return await unix_connect(
+            ws = await unix_connect(
                 str(address.socket.resolve()),  # the link may be longer than sun_path
                 uri=address.url,
                 additional_headers=headers,
@@ -41,13 +129,14 @@ async def open_connection(address: RemoteAddress, token: str | None) -> Any:
                 compression=None,
                 max_size=MAX_FRAME,
             )
-        return await connect(
-            address.url,
-            additional_headers=headers,
-            open_timeout=CONNECT_TIMEOUT,
-            compression=None,
-            max_size=MAX_FRAME,
-        )
+        else:
+            ws = await connect(
+                address.url,
+                additional_headers=headers,
+                open_timeout=CONNECT_TIMEOUT,
+                compression=None,
+                max_size=MAX_FRAME,
+            )
     except InvalidStatus as err:
         status, reason = err.response.status_code, err.response.reason_phrase
         raise RemoteError(f"{where}: HTTP error: {status} {reason}") from None
@@ -58,23 +147,22 @@ async def open_connection(address: RemoteAddress, token: str | None) -> Any:
         raise RemoteError(f"{where}: {prefix}{detail}") from None
     except Exception as err:  # the library's handshake failures (bad response, timeout)
         raise RemoteError(f"{where}: {err or err.__class__.__name__}") from None
+    return WsConnection(ws, address)
 
 
-async def handshake(ws: Any, thread_id: str) -> list[dict[str, Any]]:
+async def handshake(connection: Connection, thread_id: str) -> list[dict[str, Any]]:
     """`initialize` and `thread/resume` on a new connection, before the reader runs; returns
     the resume's result, then whatever else came meanwhile (in order).
 
     Raises:
         RemoteError: The server refused or did not answer in time.
     """
-    from websockets.exceptions import ConnectionClosed
-
     later: list[dict[str, Any]] = []
 
     async def ask(request_id: str, method: str, params: Any) -> Any:
-        await ws.send(json.dumps({"id": request_id, "method": method, "params": params}))
+        await connection.send(json.dumps({"id": request_id, "method": method, "params": params}))
         while True:
-            message = json.loads(await asyncio.wait_for(ws.recv(), CALL_TIMEOUT))
+            message = json.loads(await asyncio.wait_for(connection.recv(), CALL_TIMEOUT))
             if message.get("id") == request_id and "method" not in message:
                 if "error" in message:
                     raise RemoteError(f"{method}: {(message['error'] or {}).get('message')}")
@@ -83,8 +171,8 @@ async def handshake(ws: Any, thread_id: str) -> list[dict[str, Any]]:
 
     try:
         await ask("initialize", "initialize", INITIALIZE)
-        await ws.send(json.dumps({"method": "initialized"}))
+        await connection.send(json.dumps({"method": "initialized"}))
         resumed = await ask("resume", "thread/resume", {"threadId": thread_id})
-    except ConnectionClosed:
+    except ConnectionGone:
         raise RemoteError("the server closed the connection") from None
     return [resumed, *later]

@@ -1,11 +1,12 @@
-"""The TUI's session on an app-server (`codex --remote`), as a CoreClient.
+"""The TUI's session on an app-server, as a CoreClient: a `codex app-server` child on stdio
+(the local TUI) or a running server at `--remote ADDR` (a websocket, TCP or unix socket).
 
-One websocket connection (TCP or unix socket, 0.169's addresses and bearer token): the
-handshake, then `thread/start` or `thread/resume`; ops become requests (`turn/start`,
-`turn/steer`, `turn/interrupt`, `thread/compact/start`) and approval answers become
-responses to the server's requests; what the server sends becomes core events through
-`wire_events`. The session, its commands, patches, sandbox and files are the server's.
-If the server goes away, `next_event` fails with one sentence and the app shows it.
+The same client either way: the handshake, then `thread/start` or `thread/resume`; ops become
+requests (`turn/start`, `turn/steer`, `turn/interrupt`, `thread/compact/start`,
+`review/start`, `mcpServerStatus/list` and the codex extensions in `app_server_ops`) and
+approval answers become responses to the server's requests; what the server sends becomes
+core events through `wire_events`. If the server goes away, `next_event` fails with one
+sentence and the app shows it (a remote one is first waited for, as 0.169 does).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import asyncio
 import itertools
 import json
 import logging
+import subprocess
 import time
 from collections import deque
 from typing import Any, assert_never
@@ -26,13 +28,9 @@ from codex_core.protocol import (
     Event,
     ExecApprovalOp,
     GetHistoryEntryRequestOp,
-    GetHistoryEntryResponseEvent,
-    ImageInput,
-    InputItem,
     InterruptOp,
     ListBackgroundTerminalsOp,
     ListMcpToolsOp,
-    LocalImageInput,
     Op,
     OverrideTurnContextOp,
     PatchApprovalOp,
@@ -43,7 +41,6 @@ from codex_core.protocol import (
     SteerInputOp,
     StreamErrorEvent,
     TerminateBackgroundTerminalOp,
-    TextInput,
     TurnAbortedEvent,
     UndoOp,
     UserInputOp,
@@ -53,9 +50,12 @@ from codex_core.servers.app_server.remote import RemoteAddress, RemoteError, Rpc
 from codex_tui.app.app_server_connection import (
     CALL_TIMEOUT,
     INITIALIZE,
+    Connection,
+    ConnectionGone,
     handshake,
     open_connection,
 )
+from codex_tui.app.app_server_ops import request_op, turn_overrides, wire_input
 from codex_tui.app.wire_events import WireEvents
 
 log = logging.getLogger(__name__)
@@ -72,12 +72,19 @@ _ANSWERS = {
 }
 
 
-class AppServerCore:
-    """A CoreClient over one connection to a running app-server."""
+CLOSE_SECONDS = 15.0
+"""How long leaving waits for the connection to close (a child ends its threads first)."""
 
-    def __init__(self, ws: Any, address: RemoteAddress, token: str | None = None) -> None:
-        self._ws = ws
+
+class AppServerCore:
+    """A CoreClient over one connection to an app-server."""
+
+    def __init__(
+        self, connection: Connection, address: RemoteAddress | None, token: str | None = None
+    ) -> None:
+        self._ws = connection
         self.address = address
+        """Where a remote server is (reconnected to when it goes away); None for a child."""
         self._token = token
         self._online = asyncio.Event()
         self._online.set()
@@ -90,6 +97,7 @@ class AppServerCore:
         self._failure: str | None = None
         self._closing = False
         self._overrides: dict[str, Any] = {}
+        self._closer: asyncio.Future[None] | None = None
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
@@ -99,10 +107,29 @@ class AppServerCore:
         Raises:
             RemoteError: The server cannot be reached, refused the token or the handshake.
         """
-        ws = await open_connection(address, token)
-        core = cls(ws, address, token)
+        core = cls(await open_connection(address, token), address, token)
         await core.call("initialize", INITIALIZE)
         await core._send({"method": "initialized"})
+        return core
+
+    @classmethod
+    async def start_child(cls, process: subprocess.Popen[bytes], log_path: str) -> AppServerCore:
+        """Shake hands with a `codex app-server` child on its stdio (`app_server_process`).
+
+        Raises:
+            RemoteError: The child exited or refused the handshake.
+        """
+        from codex_tui.app.app_server_process import StdioConnection
+
+        connection = StdioConnection(process, log_path)
+        await connection.open()
+        core = cls(connection, None)
+        try:
+            await core.call("initialize", INITIALIZE)
+            await core._send({"method": "initialized"})
+        except RemoteError:
+            await core._close()
+            raise
         return core
 
     async def open_thread(
@@ -119,7 +146,29 @@ class AppServerCore:
             response = await self.call("thread/start", params)
         else:
             response = await self.call("thread/resume", {**params, "threadId": thread_id})
-        self._push(self.wire.session_configured(response))
+        configured = self.wire.session_configured(response)
+        try:
+            history = await self.call("history/metadata/read", {"threadId": self.wire.thread_id})
+        except RpcFailure:  # a server without the extension: no ↑ recall of older messages
+            history = {}
+        recall = {
+            "history_log_id": history.get("logId", 0),
+            "history_entry_count": history.get("entryCount", 0),
+        }
+        self._push(configured.model_copy(update={"msg": configured.msg.model_copy(update=recall)}))
+
+    async def open_child_thread(self, thread_id: str | None) -> None:
+        """`open_thread` on a child server: a refusal is its message alone, and the child
+        is told to end.
+
+        Raises:
+            RemoteError: The child refused (its message) or is gone.
+        """
+        try:
+            await self.open_thread(thread_id)
+        except RemoteError as err:
+            await self._close()
+            raise RemoteError(err.message if isinstance(err, RpcFailure) else str(err)) from None
 
     async def call(self, method: str, params: Any, timeout: float = CALL_TIMEOUT) -> Any:
         """A request's result.
@@ -178,13 +227,13 @@ class AppServerCore:
         thread = self.wire.thread_id
         match op:
             case UserInputOp() | UserTurnOp():
-                params = {"threadId": thread, "input": _wire_input(op.items), **self._overrides}
+                params = {"threadId": thread, "input": wire_input(op.items), **self._overrides}
                 await self.call("turn/start", params)
             case SteerInputOp():
                 if self.wire.turn_id is None:
                     await self._submit(UserInputOp(items=op.items))
                     return
-                steer = {"expectedTurnId": self.wire.turn_id, "input": _wire_input(op.items)}
+                steer = {"expectedTurnId": self.wire.turn_id, "input": wire_input(op.items)}
                 await self.call("turn/steer", {"threadId": thread, **steer})
             case InterruptOp():
                 if self.wire.turn_id is not None:
@@ -202,15 +251,10 @@ class AppServerCore:
                     await self._send({"id": request_id, "result": result})
             case CompactOp():
                 await self.call("thread/compact/start", {"threadId": thread})
-            case OverrideTurnContextOp():
-                self._override(op)
-            case ShutdownOp():
-                await self._close()
-            case GetHistoryEntryRequestOp():
-                entry = GetHistoryEntryResponseEvent(offset=op.offset, log_id=op.log_id)
-                self._push(Event(id="", msg=entry))
-            case AddToHistoryOp():
-                pass  # the message history file is the server's
+            case OverrideTurnContextOp():  # kept for the next `turn/start` (they stick there)
+                self._overrides.update(turn_overrides(op))
+            case ShutdownOp():  # the session's end is awaited as its last event
+                self._closer = asyncio.ensure_future(self._close())
             case (
                 ListMcpToolsOp()
                 | UndoOp()
@@ -218,10 +262,15 @@ class AppServerCore:
                 | ListBackgroundTerminalsOp()
                 | TerminateBackgroundTerminalOp()
                 | CleanBackgroundTerminalsOp()
+                | GetHistoryEntryRequestOp()
+                | AddToHistoryOp()
             ):
-                raise RemoteError(
-                    f"`{op.type}` is not available in a TUI attached to a remote app server"
-                )
+                try:
+                    answer = await request_op(self, thread, op)
+                except RpcFailure as err:
+                    answer = {"type": "error", "message": err.message}
+                if answer is not None:
+                    self._push(Event.model_validate({"id": self.wire.turn_id or "", "msg": answer}))
             case _ as unreachable:
                 assert_never(unreachable)
 
@@ -237,46 +286,27 @@ class AppServerCore:
         await self._send({"id": asked.request_id, "result": {"decision": decision}})
         self._push(line)
 
-    def _override(self, op: OverrideTurnContextOp) -> None:
-        """Kept for the next `turn/start`, where the wire takes them (they stick there)."""
-        from codex_core.servers.app_server.model_thread import sandbox_to_wire
-
-        if op.model is not None:
-            self._overrides["model"] = op.model
-        if op.effort is not None:
-            self._overrides["effort"] = op.effort
-        if op.approval_policy is not None:
-            self._overrides["approvalPolicy"] = op.approval_policy
-        if op.sandbox_policy is not None:
-            wire = sandbox_to_wire(op.sandbox_policy)
-            self._overrides["sandboxPolicy"] = wire.model_dump(mode="json")
-
     # ------------------------------------------------------------------ the connection
 
     async def _send(self, message: dict[str, Any]) -> None:
-        from websockets.exceptions import ConnectionClosed
-
         try:
             await self._ws.send(json.dumps(message))
-        except ConnectionClosed:
+        except ConnectionGone:
             raise RemoteError(self._gone()) from None
 
     async def _read(self) -> None:
         """Take the server's messages; when it goes away, reconnect as 0.169 does (the thread
         is resumed on whatever server answers at the address), or fail every waiting call."""
-        from websockets.exceptions import ConnectionClosed
-
         while True:
             try:
                 async for frame in self._ws:
                     self._take(json.loads(frame))
-            except ConnectionClosed:
-                pass
             except Exception as err:  # garbage from the server: it is not trusted on
-                log.warning("remote app server: unreadable message: %s", err)
+                log.warning("app server: unreadable message: %s", err)
+                await self._ws.abort()
             if self._closing:
                 break
-            if not self.wire.thread_id or not await self._reconnect():
+            if self.address is None or not self.wire.thread_id or not await self._reconnect():
                 break
         if self._closing:  # the user left (also while reconnecting)
             self._online.set()
@@ -290,6 +320,8 @@ class AppServerCore:
         """Try the address again every second until a server resumes the thread (True), the
         user quits or the give-up time passes (False). The status line counts the seconds;
         a turn the lost server was running ends interrupted."""
+        address = self.address
+        assert address is not None
         self._online.clear()
         self._fail_waiting()
         started = time.monotonic()
@@ -300,7 +332,7 @@ class AppServerCore:
             note = StreamErrorEvent(message=f"Reconnecting to server… ({int(elapsed)}s)")
             self._push(Event(id=self.wire.turn_id or "", msg=note))
             try:
-                ws = await open_connection(self.address, self._token)
+                ws = await open_connection(address, self._token)
                 later = await handshake(ws, self.wire.thread_id)
             except (RemoteError, OSError, TimeoutError) as err:
                 log.info("reconnecting: %s", err)
@@ -348,7 +380,7 @@ class AppServerCore:
     async def _close(self) -> None:
         self._closing = True
         try:
-            await asyncio.wait_for(self._ws.close(), 5)
+            await asyncio.wait_for(self._ws.close(), CLOSE_SECONDS)
         except (TimeoutError, OSError):
             pass
         if not self._reader.done():
@@ -359,19 +391,4 @@ class AppServerCore:
                 self._push(Event(id="", msg=ShutdownCompleteEvent()))
 
     def _gone(self) -> str:
-        return f"the remote app server at `{self.address.shown}` closed the connection"
-
-
-def _wire_input(items: list[InputItem]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for item in items:
-        match item:
-            case TextInput():
-                out.append({"type": "text", "text": item.text, "text_elements": []})
-            case LocalImageInput():
-                out.append({"type": "localImage", "path": str(item.path)})
-            case ImageInput():
-                out.append({"type": "image", "url": item.image_url})
-            case _:
-                out.append({"type": "text", "text": str(item), "text_elements": []})
-    return out
+        return self._ws.gone()

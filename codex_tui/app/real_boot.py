@@ -6,6 +6,7 @@ import logging
 import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from codex_core.config import Config, ConfigOverrides, load_config, set_project_trust_level
 from codex_core.frontend.git import project_root
@@ -61,7 +62,7 @@ class RealBoot:
         self.project, self.is_git_repo = project_root(config.cwd)
         self.log_name = log_name
         self.spare: subprocess.Popen[bytes] | None = None
-        """A session process spawned ahead of need (`prepare_session`), used by `start`."""
+        """An app-server child spawned ahead of need (`prepare_session`), used by `start`."""
 
     def trust_request(self) -> TrustRequest | None:
         """Ask only when nothing is recorded and no flag chose the policies."""
@@ -128,28 +129,51 @@ class RealBoot:
         return True
 
     async def start(self, resume_path: Path | None) -> CoreClient:
-        """A new Session, or one resumed from its rollout, in a process of its own (so
-        parsing a streamed answer never holds the interpreter lock a keystroke needs; see
-        `core_process`)."""
-        from codex_tui.app.core_process import start_in_process
+        """A new thread, or one resumed from its rollout, on a `codex app-server` child of
+        this process (its stdio; so parsing a streamed answer never holds the interpreter
+        lock a keystroke needs; see `app_server_process`).
 
+        Raises:
+            RemoteError: The child could not start or refused (the message says why).
+            LookupError: `resume_path` is not a Codex session.
+        """
+        from codex_tui.app.app_server_core import AppServerCore
+        from codex_tui.app.app_server_process import spawn_app_server
+
+        thread_id = None
+        if resume_path is not None:
+            from codex_core.rollout.head import read_head
+
+            head = read_head(str(resume_path))
+            if head.session_id is None:
+                raise LookupError(f"{shorten_path(str(resume_path))}: {head.problem}")
+            thread_id = head.session_id
         spare, self.spare = self.spare, None
-        return await start_in_process(
-            self.config, resume_path, source="cli", log_name=self.log_name, process=spare
-        )
+        if spare is None or spare.poll() is not None:
+            spare = spawn_app_server(self.setup())
+        log_path = shorten_path(str(self.config.codex_home / "log" / self.log_name))
+        core = await AppServerCore.start_child(spare, log_path)
+        await core.open_child_thread(thread_id)
+        return core
+
+    def setup(self) -> dict[str, Any]:
+        """What the app-server child is started with: the TUI's `-c` overrides and flags."""
+        from codex_core.servers.app_server.local import flags_to_json
+
+        return {"config": list(self.cli_overrides), "flags": flags_to_json(self.overrides)}
 
     def prepare_session(self) -> None:
-        """Spawn a session process now (it loads the core meanwhile), unless one waits."""
+        """Spawn an app-server child now (it loads the core meanwhile), unless one waits."""
         if self.spare is None or self.spare.poll() is not None:
-            from codex_tui.app.core_process import SessionProcessError, spawn_session_process
+            from codex_tui.app.app_server_process import AppServerProcessError, spawn_app_server
 
             try:
-                self.spare = spawn_session_process()
-            except SessionProcessError as err:
+                self.spare = spawn_app_server(self.setup())
+            except AppServerProcessError as err:
                 log.warning("%s", err)  # `start` spawns one itself and reports the failure
 
     def release_spare(self) -> None:
-        """Let an unused early session process end: it exits at end of input, once it has
+        """Let an unused early app-server child end: it exits at end of input, once it has
         loaded (not waited for: leaving is not delayed by it)."""
         spare, self.spare = self.spare, None
         if spare is not None and spare.stdin is not None:

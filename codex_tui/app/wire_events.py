@@ -30,6 +30,8 @@ from codex_core.protocol import (
     ExecCommandBeginEvent,
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
+    HookCompletedEvent,
+    HookStartedEvent,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
     PlanUpdateEvent,
@@ -37,6 +39,7 @@ from codex_core.protocol import (
     StreamErrorEvent,
     TaskCompleteEvent,
     TaskStartedEvent,
+    TerminalInteractionEvent,
     TokenCountEvent,
     TurnAbortedEvent,
     TurnDiffEvent,
@@ -48,7 +51,9 @@ from codex_core.protocol.common import (
 )
 from codex_tui.app.wire_values import wire_approval as _approval
 from codex_tui.app.wire_values import wire_argv as _argv
+from codex_tui.app.wire_values import wire_auto_review as _auto_review
 from codex_tui.app.wire_values import wire_changes as _changes
+from codex_tui.app.wire_values import wire_hook_run as _hook_run
 from codex_tui.app.wire_values import wire_sandbox as _sandbox
 from codex_tui.app.wire_values import wire_usage as _usage
 
@@ -179,6 +184,20 @@ class WireEvents:
             case "warning" | "configWarning":
                 text = params.get("message") or params.get("summary") or ""
                 return [WarningEvent(message=text)] if text else []
+            case "item/autoApprovalReview/completed":
+                return [ApprovalDecisionEvent(**_auto_review(params))]
+            case "item/commandExecution/terminalInteraction":
+                return [
+                    TerminalInteractionEvent(
+                        call_id=params.get("itemId") or "",
+                        process_id=params.get("processId") or "",
+                        stdin=params.get("stdin") or "",
+                    )
+                ]
+            case "hook/started":
+                return [HookStartedEvent(run=_hook_run(params["run"]))]
+            case "hook/completed":
+                return [HookCompletedEvent(run=_hook_run(params["run"]))]
             case "serverRequest/resolved":
                 return self._resolved(params.get("requestId"))
             case _:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from codex_core.protocol import HookRun
 from codex_core.protocol.common import (
     AddChange,
     DeleteChange,
     FileChange,
+    ReviewDecision,
     TokenUsage,
     TokenUsageInfo,
     UpdateChange,
@@ -82,3 +84,45 @@ def wire_sandbox(value: Any) -> Any:
             return SANDBOX_POLICY.validate_python({"mode": "danger-full-access"})
         case _:
             return None
+
+
+def wire_hook_run(run: dict[str, Any]) -> HookRun:
+    """A wire `HookRunSummary` as the core's `HookRun` (`preToolUse` → `PreToolUse`)."""
+    name = run.get("eventName") or ""
+    return HookRun(
+        id=run.get("id") or "",
+        event_name=name[:1].upper() + name[1:],
+        source_path=run.get("sourcePath") or "",
+        source=run.get("source") or "unknown",
+        scope="thread" if run.get("scope") == "thread" else "turn",
+        display_order=run.get("displayOrder") or 0,
+        status=run.get("status") or "running",
+        status_message=run.get("statusMessage"),
+        started_at=run.get("startedAt") or 0,
+        duration_ms=run.get("durationMs"),
+        entries=[
+            {"kind": str(e.get("kind")), "text": str(e.get("text"))}
+            for e in run.get("entries") or []
+        ],
+    )
+
+
+def wire_auto_review(params: dict[str, Any]) -> dict[str, Any]:
+    """`item/autoApprovalReview/completed` as the fields of the decision line the cells show
+    (an `ApprovalDecisionEvent`'s)."""
+    review = params.get("review") or {}
+    action = params.get("action") or {}
+    status = review.get("status")
+    decision: ReviewDecision = (
+        "approved" if status == "approved" else "abort" if status == "aborted" else "denied"
+    )
+    is_command = action.get("type") == "command"
+    return {
+        "call_id": params.get("targetItemId") or "",
+        "kind": "exec" if is_command else "patch",
+        "decision": decision,
+        "command": wire_argv(action.get("command") or "") if is_command else None,
+        "reviewer": "auto_review",
+        "rationale": review.get("rationale"),
+        "cwd": action.get("cwd") or None,
+    }

@@ -177,7 +177,7 @@ def _session_processes_of_this_test() -> list[int]:
             environ = Path(f"/proc/{entry}/environ").read_bytes()
         except (OSError, ValueError):
             continue
-        if b"session_pipe" in cmdline and marker in environ:
+        if b"codex_core.servers.app_server.local" in cmdline and marker in environ:
             found.append(int(entry))
     return found
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from codex_core.config.flags import ConfigOverrides
 from codex_core.servers.app_server.model_notify import ServerMessage
 from codex_core.servers.app_server.threads import LoadedThread
 
@@ -15,6 +16,8 @@ class ServerContext(Protocol):
     """The connection state handlers read and change."""
 
     cli_overrides: list[str]
+    flags: ConfigOverrides | None
+    """The local TUI's dedicated flags, the base of its threads' config (None elsewhere)."""
     initialized: bool
     client_name: str
     experimental_api: bool

@@ -44,9 +44,11 @@ from codex_core.servers.app_server.threads import (
     LoadedThread,
     load_thread_config,
     rollout_path_of,
+    session_source,
     start_session,
 )
 from codex_core.servers.app_server.translate import Translator
+from codex_core.servers.app_server.tui_methods import TUI_METHODS
 from codex_core.servers.app_server.user_input import core_input
 from codex_core.servers.app_server.wire import ParamsModel, RpcError, invalid_request
 
@@ -90,8 +92,8 @@ async def _load(
     resume: Path | None,
     forked_from: str | None = None,
 ) -> LoadedThread:
-    config = load_thread_config(server.cli_overrides, params)
-    session = await start_session(config, resume)
+    config = load_thread_config(server.cli_overrides, params, server.flags)
+    session = await start_session(config, resume, session_source(server.client_name))
     loaded = LoadedThread(session, config, Translator(session.session_id), forked_from=forked_from)
     server.adopt(loaded)
     return loaded
@@ -313,5 +315,6 @@ METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
 }
 """The methods this server implements, in the order `generate-json-schema` lists them."""
 
-SERVED: dict[str, tuple[type[ParamsModel], Handler]] = {**METHODS, **QUEUE_METHODS}
-"""What a connection answers: METHODS and the experimental ones (left out of the schema)."""
+SERVED: dict[str, tuple[type[ParamsModel], Handler]] = {**METHODS, **QUEUE_METHODS, **TUI_METHODS}
+"""What a connection answers: METHODS, the experimental ones and those the TUI needs (left
+out of the schema)."""

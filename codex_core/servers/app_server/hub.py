@@ -131,7 +131,12 @@ class ThreadHub:
                 self._elicit(loaded, event.msg, loaded.translator.turn_id_of(event.id))
                 continue
             ended = False
-            for out in loaded.translator.translate(event):
+            try:
+                translated = loaded.translator.translate(event)
+            except Exception:  # a bug must not end the thread's stream silently
+                log.exception("translating %s failed", event.msg.type)
+                continue
+            for out in translated:
                 if isinstance(out, ApprovalAsk):
                     self._ask(loaded, out)
                     continue

@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from codex_core.config.flags import ConfigOverrides
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.hub import ThreadHub
 from codex_core.servers.app_server.threads import LoadedThread
@@ -55,9 +56,11 @@ class AppServer:
         write: Writer,
         methods: dict[str, tuple[type[ParamsModel], Handler]],
         hub: ThreadHub | None = None,
+        flags: ConfigOverrides | None = None,
     ) -> None:
         self.hub = hub or ThreadHub()
         self.cli_overrides = cli_overrides
+        self.flags = flags
         self._write = write
         self._methods = methods
         self.initialized = False

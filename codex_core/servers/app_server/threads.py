@@ -27,6 +27,8 @@ from codex_core.session import Session
 
 SESSION_SOURCE: Literal["vscode"] = "vscode"
 """What Codex 0.169 records as the source of sessions started over app-server."""
+TUI_CLIENT = "codex-tui"
+"""The `clientInfo.name` our TUI (and 0.169's) gives in `initialize`."""
 
 
 def flatten_config(values: dict[str, Any], prefix: str = "") -> list[str]:
@@ -41,18 +43,26 @@ def flatten_config(values: dict[str, Any], prefix: str = "") -> list[str]:
     return out
 
 
-def load_thread_config(cli_overrides: list[str], params: _ThreadOverrides) -> Config:
-    """The config of a thread: request fields > `config` map > global `-c` > files."""
+def load_thread_config(
+    cli_overrides: list[str], params: _ThreadOverrides, flags: ConfigOverrides | None = None
+) -> Config:
+    """The config of a thread: request fields > `flags` (the local TUI's command line) >
+    `config` map > global `-c` > files."""
+    from dataclasses import replace
+
     from codex_core.config import load_config
 
-    overrides = ConfigOverrides(
-        model=params.model,
-        cwd=Path(params.cwd).expanduser() if params.cwd else None,
-        approval_policy=params.approvalPolicy,
-        sandbox_mode=params.sandbox,
-        model_provider=params.modelProvider,
-        base_instructions=params.baseInstructions,
-    )
+    requested: dict[str, Any] = {
+        "model": params.model,
+        "cwd": Path(params.cwd).expanduser() if params.cwd else None,
+        "approval_policy": params.approvalPolicy,
+        "sandbox_mode": params.sandbox,
+        "model_provider": params.modelProvider,
+        "base_instructions": params.baseInstructions,
+        "approvals_reviewer": params.approvalsReviewer,
+    }
+    chosen = {key: value for key, value in requested.items() if value is not None}
+    overrides = replace(flags or ConfigOverrides(), **chosen)
     if overrides.cwd is not None and not overrides.cwd.is_dir():
         raise RpcError(f"Invalid request: cwd {params.cwd} is not a directory")
     try:
@@ -130,9 +140,27 @@ class LoadedThread:
                 self.pump.cancel()
 
 
-async def start_session(config: Config, resume_path: Path | None = None) -> Session:
-    """A new session (or a resumed one) for a thread."""
-    return await Session.create(config, source=SESSION_SOURCE, resume_path=resume_path)
+async def start_session(
+    config: Config, resume_path: Path | None = None, source: str = SESSION_SOURCE
+) -> Session:
+    """A new session (or a resumed one) for a thread. Its stdio MCP servers start first, so
+    they boot on the other core while the session loads the MCP SDK (`codex_core.mcp.early`)."""
+    import os
+
+    from codex_core.mcp.early import discard_unclaimed, start_early
+
+    await start_early(config.mcp_servers or {}, os.environ, str(config.cwd))
+    try:
+        return await Session.create(config, source=source, resume_path=resume_path)
+    except BaseException:
+        await discard_unclaimed()
+        raise
+
+
+def session_source(client_name: str) -> str:
+    """What a thread's rollout records as its source: `cli` for the TUI (local or
+    `--remote`), as its sessions were before it became a client, else 0.169's `vscode`."""
+    return "cli" if client_name == TUI_CLIENT else SESSION_SOURCE
 
 
 def rollout_path_of(threads: dict[str, LoadedThread], thread_id: str) -> Path:

@@ -12,6 +12,7 @@ from codex_core.items import notices as p
 from codex_core.servers.app_server import model_extensions as hx
 from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
+from codex_core.servers.app_server import model_tui as tx
 from codex_core.servers.app_server.convert import (
     command_actions,
     command_line,
@@ -193,14 +194,24 @@ class Translator:
                 out.extend(self._finish(notice.turn, turn, notice.status))
             case p.ThreadStarted() | p.HookRunUpdated():
                 pass  # the thread was announced when the client started it
+            case p.ApprovalDecided(reviewer="auto_review"):
+                out.append(auto_review_completed(tid, turn.id, notice))
+            case p.TerminalInteraction():
+                out.append(
+                    tx.TerminalInteractionNotification(
+                        **ids,
+                        itemId=notice.item_id,
+                        processId=notice.process_id,
+                        stdin=notice.stdin,
+                    )
+                )
             case (
                 p.ApprovalDecided()
                 | p.ElicitationRequested()
-                | p.TerminalInteraction()
                 | p.BackgroundMessage()
                 | p.SessionEnded()
             ):
-                pass  # not sent (yet): approvals and elicitations are asked from the events
+                pass  # not sent: approvals and elicitations are asked from the events
             case _ as unreachable:
                 assert_never(unreachable)
 
@@ -273,3 +284,37 @@ class Translator:
             n.ThreadStatusChangedNotification(threadId=self.thread_id, status=IdleStatus()),
             n.TurnCompletedNotification(threadId=self.thread_id, turn=turn.wire(status)),
         ]
+
+
+def auto_review_completed(
+    thread_id: str, turn_id: str, notice: p.ApprovalDecided
+) -> tx.AutoApprovalReviewCompletedNotification:
+    """`item/autoApprovalReview/completed` for the automatic reviewer's decision."""
+    status: Literal["approved", "denied", "aborted"] = (
+        "approved"
+        if notice.decision in ("approved", "approved_for_session")
+        else "aborted"
+        if notice.decision == "abort"
+        else "denied"
+    )
+    action: dict[str, object] = (
+        {
+            "type": "command",
+            "command": command_line(list(notice.command)),
+            "cwd": "",
+            "source": "unifiedExec",
+        }
+        if notice.kind == "exec"
+        else {"type": "applyPatch", "cwd": "", "files": []}
+    )
+    at = now_ms()
+    return tx.AutoApprovalReviewCompletedNotification(
+        threadId=thread_id,
+        turnId=turn_id,
+        reviewId=str(uuid.uuid4()),
+        targetItemId=notice.item_id,
+        startedAtMs=at,
+        completedAtMs=at,
+        review=tx.AutoApprovalReview(status=status, rationale=notice.rationale),
+        action=action,
+    )

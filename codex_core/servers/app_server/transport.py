@@ -8,6 +8,7 @@ import os
 import sys
 from typing import Any
 
+from codex_core.config.flags import ConfigOverrides
 from codex_core.servers.app_server.handlers import SERVED
 from codex_core.servers.app_server.server import AppServer
 from codex_core.servers.app_server.warmup import start_warmup
@@ -25,12 +26,12 @@ def write_stdout(message: dict[str, Any]) -> None:
         view = view[written:]
 
 
-async def serve_stdio(cli_overrides: list[str]) -> int:
-    """Serve one client on stdin/stdout until stdin closes."""
+async def serve_stdio(cli_overrides: list[str], flags: ConfigOverrides | None = None) -> int:
+    """Serve one client on stdin/stdout until stdin closes (`flags`: the local TUI's)."""
     loop = asyncio.get_running_loop()
     reader = asyncio.StreamReader(limit=MAX_LINE_BYTES)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    server = AppServer(cli_overrides, write_stdout, SERVED)
+    server = AppServer(cli_overrides, write_stdout, SERVED, flags=flags)
     start_warmup()
     try:
         while True:

@@ -1,0 +1,184 @@
+"""What the TUI asks beyond turns: 0.169's `review/start` and `mcpServerStatus/list`, and the
+codex extensions for what 0.169's schema has no method for (`/undo`, `/ps` and `/stop`, the
+message history's ↑ recall). Every client may call them (DESIGN.md, "codex extensions")."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import BaseModel
+
+from codex_core.protocol import BackgroundTerminal as CoreTerminal
+from codex_core.protocol import (
+    CleanBackgroundTerminalsOp,
+    ListBackgroundTerminalsOp,
+    ReviewOp,
+    TerminateBackgroundTerminalOp,
+)
+from codex_core.servers.app_server import model_tui as t
+from codex_core.servers.app_server.context import ServerContext
+from codex_core.servers.app_server.model_methods import EmptyResponse, ThreadIdParams
+from codex_core.servers.app_server.threads import LoadedThread
+from codex_core.servers.app_server.wire import ParamsModel, RpcError, invalid_request
+
+# ------------------------------------------------------------------ 0.169's methods
+
+
+async def review_start(server: ServerContext, params: t.ReviewStartParams) -> t.ReviewStartResponse:
+    """Review the target as a turn of the thread (its items arrive as any turn's)."""
+    from pydantic import TypeAdapter
+
+    from codex_core.protocol.review import ReviewTarget
+
+    loaded = server.thread(params.threadId)
+    if params.delivery == "detached":
+        raise invalid_request("detached reviews are not supported; use `inline`")
+    try:
+        target: Any = TypeAdapter(ReviewTarget).validate_python(
+            params.target.model_dump(exclude_none=True)
+        )
+    except ValueError as err:
+        raise invalid_request(f"invalid review target: {err}") from None
+    sub_id = await loaded.session.submit(ReviewOp(target=target))
+    turn = loaded.translator.begin_turn(sub_id, [], compact=False)
+    return t.ReviewStartResponse(turn=turn, reviewThreadId=loaded.id)
+
+
+async def mcp_server_status_list(
+    server: ServerContext, params: t.ListMcpServerStatusParams
+) -> t.ListMcpServerStatusResponse:
+    """The MCP servers of a loaded thread (its live connections): status and tools."""
+    if params.threadId is None:
+        raise invalid_request("name a loaded thread (`threadId`): servers run with a thread")
+    manager = server.thread(params.threadId).session.mcp
+    if manager is None:
+        return t.ListMcpServerStatusResponse(data=[])
+    tools: dict[str, dict[str, t.McpTool]] = {}
+    for info in manager.tools():
+        tools.setdefault(info.server, {})[info.tool] = t.McpTool(
+            name=info.tool,
+            title=info.title,
+            description=info.description or None,
+            inputSchema=info.parameters,
+        )
+    runtime = {"ready": "connected", "starting": "starting", "failed": "failed"}
+    data = [
+        t.McpServerStatusEntry(
+            name=summary.name,
+            authStatus="unsupported",
+            tools=tools.get(summary.name, {}),
+            runtimeStatus=runtime.get(summary.status, "notStarted"),  # type: ignore[arg-type]
+            toolsError=summary.error,
+        )
+        for summary in manager.summaries()
+        if params.serverName in (None, summary.name)
+    ]
+    return t.ListMcpServerStatusResponse(data=data)
+
+
+# ------------------------------------------------------------------ codex extensions
+
+
+async def thread_undo(server: ServerContext, params: ThreadIdParams) -> t.ThreadUndoResponse:
+    """Restore the work tree of before the thread's last turn (never during a turn)."""
+    from codex_core.git_snapshot import SnapshotError
+
+    session = server.thread(params.threadId).session
+    if session.turn_running():
+        raise RpcError("/undo is unavailable while a turn runs")
+    try:
+        return t.ThreadUndoResponse(message=await session.undo.undo())
+    except SnapshotError as err:
+        raise RpcError(f"undo failed: {err}") from None
+
+
+def _terminal_op(loaded: LoadedThread, op: Any) -> Any:
+    """The session's answer to a background-terminal op (its list or what it stopped)."""
+    from codex_core.session.background_terminals import handle_background_terminal_op
+
+    answers: list[Any] = []
+    handle_background_terminal_op(loaded.session.unified_exec, op, answers.append)
+    return answers[0]
+
+
+def _terminal(entry: CoreTerminal) -> t.BackgroundTerminal:
+    return t.BackgroundTerminal(
+        processId=entry.process_id,
+        command=entry.command,
+        osPid=entry.os_pid,
+        elapsedMs=entry.elapsed_ms,
+        lastLine=entry.last_line,
+    )
+
+
+def _stopped(answer: Any) -> t.BackgroundTerminalsStoppedResponse:
+    return t.BackgroundTerminalsStoppedResponse(
+        stopped=[_terminal(e) for e in answer.stopped], unknownProcessId=answer.unknown_process_id
+    )
+
+
+async def terminals_list(
+    server: ServerContext, params: ThreadIdParams
+) -> t.BackgroundTerminalListResponse:
+    """The thread's running `exec_command` processes (`/ps`)."""
+    answer = _terminal_op(server.thread(params.threadId), ListBackgroundTerminalsOp())
+    return t.BackgroundTerminalListResponse(data=[_terminal(e) for e in answer.terminals])
+
+
+async def terminals_terminate(
+    server: ServerContext, params: t.BackgroundTerminalTerminateParams
+) -> t.BackgroundTerminalsStoppedResponse:
+    """Kill one of them (`/stop ID`); it still reports its end as its item."""
+    op = TerminateBackgroundTerminalOp(process_id=params.processId)
+    return _stopped(_terminal_op(server.thread(params.threadId), op))
+
+
+async def terminals_clean(
+    server: ServerContext, params: ThreadIdParams
+) -> t.BackgroundTerminalsStoppedResponse:
+    """Kill all of them (`/stop`)."""
+    return _stopped(_terminal_op(server.thread(params.threadId), CleanBackgroundTerminalsOp()))
+
+
+async def history_metadata(server: ServerContext, params: ThreadIdParams) -> t.HistoryMetadata:
+    """Which history file the thread's ↑ recall reads, and how many entries it holds."""
+    log_id, count = server.thread(params.threadId).session.storage.history_metadata()
+    return t.HistoryMetadata(logId=log_id, entryCount=count)
+
+
+async def history_entry_read(
+    server: ServerContext, params: t.HistoryEntryReadParams
+) -> t.HistoryEntryReadResponse:
+    """One entry of the history file (None past its end)."""
+    loaded = next(iter(server.threads.values()), None)
+    if loaded is None:
+        raise invalid_request("no thread is loaded")
+    entry = loaded.session.storage.lookup_history(params.logId, params.offset)
+    return t.HistoryEntryReadResponse(entry=entry)
+
+
+async def history_append(server: ServerContext, params: t.HistoryAppendParams) -> EmptyResponse:
+    """Record a message the user sent (as the config's `history` settings allow)."""
+    loaded = server.thread(params.threadId)
+    loaded.session.storage.append_history(loaded.id, params.text)
+    return EmptyResponse()
+
+
+Handler = Callable[[ServerContext, Any], Awaitable[BaseModel]]
+TUI_METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
+    "review/start": (t.ReviewStartParams, review_start),
+    "mcpServerStatus/list": (t.ListMcpServerStatusParams, mcp_server_status_list),
+    "thread/undo": (ThreadIdParams, thread_undo),
+    "thread/backgroundTerminals/list": (ThreadIdParams, terminals_list),
+    "thread/backgroundTerminals/terminate": (
+        t.BackgroundTerminalTerminateParams,
+        terminals_terminate,
+    ),
+    "thread/backgroundTerminals/clean": (ThreadIdParams, terminals_clean),
+    "history/metadata/read": (ThreadIdParams, history_metadata),
+    "history/entry/read": (t.HistoryEntryReadParams, history_entry_read),
+    "history/append": (t.HistoryAppendParams, history_append),
+}
+"""Served to every client; `review/start` and `mcpServerStatus/list` are 0.169's, the rest
+are codex extensions (left out of the generated schema, as the queue methods are)."""

@@ -1,0 +1,151 @@
+"""The TUI's ops that are plain requests to its app-server, and their answers as the events
+the cells take (`/mcp`, `/undo`, `/ps`, `/stop`, `/review`, the message history).
+
+Answers are event payloads (`{"type": …}`), validated by `AppServerCore` into its `Event`s,
+so that this module needs none of the event classes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from codex_core.protocol import (
+    AddToHistoryOp,
+    CleanBackgroundTerminalsOp,
+    GetHistoryEntryRequestOp,
+    ImageInput,
+    InputItem,
+    ListBackgroundTerminalsOp,
+    ListMcpToolsOp,
+    LocalImageInput,
+    OverrideTurnContextOp,
+    ReviewOp,
+    TerminateBackgroundTerminalOp,
+    TextInput,
+    UndoOp,
+)
+
+RequestOp = (
+    ListMcpToolsOp
+    | UndoOp
+    | ReviewOp
+    | ListBackgroundTerminalsOp
+    | TerminateBackgroundTerminalOp
+    | CleanBackgroundTerminalsOp
+    | GetHistoryEntryRequestOp
+    | AddToHistoryOp
+)
+_STATUS = {"connected": "ready", "starting": "starting", "failed": "failed"}
+
+
+class Caller(Protocol):
+    """What sends a request and returns its result (`AppServerCore.call`)."""
+
+    async def call(self, method: str, params: Any) -> Any:
+        """The result of `method`, or RpcFailure / RemoteError."""
+        ...
+
+
+async def request_op(caller: Caller, thread: str, op: RequestOp) -> dict[str, Any] | None:
+    """Send `op` as its request; the event that shows the answer (None: nothing to show).
+
+    Raises:
+        RpcFailure: The server refused (its message is the line to show).
+        RemoteError: The server is gone.
+    """
+    match op:
+        case ListMcpToolsOp():
+            listed = await caller.call("mcpServerStatus/list", {"threadId": thread})
+            servers = [
+                {
+                    "name": entry["name"],
+                    "status": _STATUS.get(entry.get("runtimeStatus") or "", "starting"),
+                    "error": entry.get("toolsError"),
+                    "tools": sorted(entry.get("tools") or {}),
+                }
+                for entry in listed.get("data") or []
+            ]
+            return {"type": "mcp_list_tools_response", "servers": servers}
+        case UndoOp():
+            undone = await caller.call("thread/undo", {"threadId": thread})
+            return {"type": "background_event", "message": undone["message"]}
+        case ReviewOp():
+            target = op.target.model_dump(mode="json", exclude_none=True)
+            await caller.call("review/start", {"threadId": thread, "target": target})
+            return None
+        case ListBackgroundTerminalsOp():
+            listed = await caller.call("thread/backgroundTerminals/list", {"threadId": thread})
+            terminals = _terminals(listed["data"])
+            return {"type": "list_background_terminals_response", "terminals": terminals}
+        case TerminateBackgroundTerminalOp():
+            which = {"threadId": thread, "processId": op.process_id}
+            stopped = await caller.call("thread/backgroundTerminals/terminate", which)
+            return _stopped(stopped)
+        case CleanBackgroundTerminalsOp():
+            stopped = await caller.call("thread/backgroundTerminals/clean", {"threadId": thread})
+            return _stopped(stopped)
+        case GetHistoryEntryRequestOp():
+            entry: dict[str, Any] = {"threadId": thread, "logId": op.log_id, "offset": op.offset}
+            read = await caller.call("history/entry/read", entry)
+            return {
+                "type": "get_history_entry_response",
+                "offset": op.offset,
+                "log_id": op.log_id,
+                "entry": read.get("entry"),
+            }
+        case AddToHistoryOp():
+            await caller.call("history/append", {"threadId": thread, "text": op.text})
+            return None
+
+
+def _terminals(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "process_id": entry["processId"],
+            "command": entry["command"],
+            "os_pid": entry.get("osPid"),
+            "elapsed_ms": entry["elapsedMs"],
+            "last_line": entry.get("lastLine"),
+        }
+        for entry in entries
+    ]
+
+
+def _stopped(result: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "type": "background_terminals_stopped",
+        "stopped": _terminals(result.get("stopped") or []),
+        "unknown_process_id": result.get("unknownProcessId"),
+    }
+
+
+def wire_input(items: list[InputItem]) -> list[dict[str, Any]]:
+    """The `turn/start` / `turn/steer` input for the composer's items."""
+    out: list[dict[str, Any]] = []
+    for item in items:
+        match item:
+            case TextInput():
+                out.append({"type": "text", "text": item.text, "text_elements": []})
+            case LocalImageInput():
+                out.append({"type": "localImage", "path": str(item.path)})
+            case ImageInput():
+                out.append({"type": "image", "url": item.image_url})
+            case _:
+                out.append({"type": "text", "text": str(item), "text_elements": []})
+    return out
+
+
+def turn_overrides(op: OverrideTurnContextOp) -> dict[str, Any]:
+    """The `turn/start` fields for `/model` and `/approvals` choices (none for unset)."""
+    from codex_core.servers.app_server.model_thread import sandbox_to_wire
+
+    fields: dict[str, Any] = {}
+    if op.model is not None:
+        fields["model"] = op.model
+    if op.effort is not None:
+        fields["effort"] = op.effort
+    if op.approval_policy is not None:
+        fields["approvalPolicy"] = op.approval_policy
+    if op.sandbox_policy is not None:
+        fields["sandboxPolicy"] = sandbox_to_wire(op.sandbox_policy).model_dump(mode="json")
+    return fields
