@@ -10,10 +10,11 @@ Stage 1, bubblewrap: `/` read-only, writable roots bound read-write, `.git` / `.
 (and a worktree's resolved gitdir and common dir) re-bound read-only, fresh /dev and
 /proc, new user/pid/ipc/uts/cgroup (and, without network, net) namespaces, a new session,
 death with the parent and no capabilities. The `.git` of a repository enclosing the
-working directory (and its worktree gitdirs) and CODEX_HOME are re-bound read-only too when
-they lie under a writable root. A protected path that does not exist is covered by the
-sandbox's own empty read-only tmpfs, so it cannot be created; bubblewrap has to create the
-mount point in the real tree, shared between sandboxes through `sandbox_helper.placeholders`
+working directory (and its worktree gitdirs), CODEX_HOME and the app-server socket directory
+(`/tmp/codex-daemon-<uid>`, when it exists) are re-bound read-only too when they lie under a
+writable root. A protected path that does not exist is covered by the sandbox's own empty
+read-only tmpfs, so it cannot be created; bubblewrap has to create the mount point in the
+real tree, shared between sandboxes through `sandbox_helper.placeholders`
 and removed by the last one on the machine (`LaunchPlan.release`). What the core executes
 next time (the interpreter's prefix, the three packages, bwrap) is re-bound read-only when
 it lies under a writable root.
@@ -165,6 +166,13 @@ def codex_home() -> str:
     return os.path.realpath(home)
 
 
+def daemon_sockets() -> str:
+    """Where this user's app-server sockets and their locks live (`codex app-server --listen
+    unix://`, the daemon): re-bound read-only under a writable /tmp, so a command cannot
+    remove or replace the daemon's socket or lock (connecting is refused by seccomp)."""
+    return f"/tmp/codex-daemon-{os.getuid()}"
+
+
 def enclosing_metadata(directory: str) -> list[str]:
     """Git/codex metadata of the directories above `directory` (an enclosing repository).
 
@@ -268,7 +276,7 @@ def plan_launch(
     home = codex_home()
     if not os.path.lexists(home):
         absent.append(home)
-    protected += [home, *executed_paths(python, bwrap)]
+    protected += [home, daemon_sockets(), *executed_paths(python, bwrap)]
     covered = set(absent)
     protected = [
         p

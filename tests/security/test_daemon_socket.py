@@ -1,5 +1,6 @@
 """The app-server daemon is out of the model's reach: a sandboxed command can neither connect
-to its socket (it would drive the agent unsandboxed) nor plant turns in CODEX_HOME's queue."""
+to its socket (it would drive the agent unsandboxed), nor remove or replace the socket in a
+writable /tmp, nor plant turns in CODEX_HOME's queue."""
 
 from __future__ import annotations
 
@@ -43,13 +44,23 @@ def test_sandboxed_command_cannot_reach_the_daemon(tmp_path: Path) -> None:
     real = link.resolve()
     (ws / "probe.py").write_text(CONNECT)
     queue_file = home / "queue_1.sqlite"
-    script = f"python3 probe.py {link} {real}; echo planted >> {queue_file} && echo wrote-queue"
+    planted = real.parent / f"planted-{tmp_path.name}"
+    script = (
+        f"python3 probe.py {link} {real}; "
+        f"echo planted >> {queue_file} && echo wrote-queue; "
+        f"rm -f {real} {real}.lock && echo removed-socket; "
+        f"ln -s /dev/null {planted} && echo planted-link"
+    )
     # Without network (the default workspace-write, /tmp writable) and with network.
     for extra in ([], ["-c", "sandbox_workspace_write.network_access=true"]):
         done = cli(ws, script, "-c", "sandbox_mode=workspace-write", *extra, env=env)
         assert "connected" not in done.stdout, (extra, done.stdout)
         assert done.stdout.count("refused") == 2, (extra, done.stdout, done.stderr)
         assert "wrote-queue" not in done.stdout, (extra, done.stdout)
+        # /tmp is writable here, but the socket directory is re-bound read-only.
+        assert "removed-socket" not in done.stdout, (extra, done.stdout)
+        assert "planted-link" not in done.stdout, (extra, done.stdout)
+        assert real.is_socket() and not planted.is_symlink()
     assert (
         json.loads(
             subprocess.run(

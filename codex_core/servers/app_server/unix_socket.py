@@ -15,6 +15,8 @@ import os
 import stat
 from pathlib import Path
 
+from sandbox_helper.launch import daemon_sockets
+
 
 class SocketPathError(RuntimeError):
     """The socket path is taken or unusable (0.169's startup error text)."""
@@ -22,7 +24,7 @@ class SocketPathError(RuntimeError):
 
 def runtime_dir() -> Path:
     """`/tmp/codex-daemon-<uid>`, created 0700; refused when someone else owns it."""
-    path = Path("/tmp") / f"codex-daemon-{os.getuid()}"
+    path = Path(daemon_sockets())  # read-only inside the sandbox (sandbox_helper.launch)
     try:
         path.mkdir(mode=0o700, exist_ok=True)
         info = path.lstat()
