@@ -98,6 +98,8 @@ class AppServerCore:
         self._closing = False
         self._overrides: dict[str, Any] = {}
         self._closer: asyncio.Future[None] | None = None
+        self._held: list[dict[str, Any]] | None = []
+        """Server messages that came before the thread was opened (None once it is)."""
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
@@ -156,6 +158,9 @@ class AppServerCore:
             "history_entry_count": history.get("entryCount", 0),
         }
         self._push(configured.model_copy(update={"msg": configured.msg.model_copy(update=recall)}))
+        held, self._held = self._held, None
+        for message in held or []:  # what the thread said while it was being opened
+            self._take(message)
 
     async def open_child_thread(self, thread_id: str | None) -> None:
         """`open_thread` on a child server: a refusal is its message alone, and the child
@@ -362,6 +367,9 @@ class AppServerCore:
             answer = self._answers.get(str(message.get("id")))
             if answer is not None and not answer.done():
                 answer.set_result(message)
+            return
+        if self._held is not None:  # the session's first event is `session_configured`
+            self._held.append(message)
             return
         params = message.get("params") or {}
         if "id" in message:
