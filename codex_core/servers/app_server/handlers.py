@@ -243,6 +243,7 @@ async def turn_start(server: ServerContext, params: m.TurnStartParams) -> m.Turn
     )
     sub_id = await loaded.session.submit(op)
     turn = loaded.translator.begin_turn(sub_id, list(params.input), compact=False)
+    loaded.translator.turns[sub_id].client_id = params.clientUserMessageId
     return m.TurnStartResponse(turn=turn)
 
 

@@ -160,6 +160,8 @@ class TurnStartParams(ParamsModel):
     effort: Literal["minimal", "low", "medium", "high"] | None = None
     summary: Literal["auto", "concise", "detailed", "none"] | None = None
     outputSchema: dict[str, Any] | None = None
+    clientUserMessageId: str | None = None
+    """The client's id for the input, shown as the userMessage item's `clientId`."""
 
 
 class TurnStartResponse(WireModel):
