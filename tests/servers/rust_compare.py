@@ -208,7 +208,34 @@ def listing(client: Client, server: ModelServer, ws: Path) -> None:
     print(json.dumps(page["data"][0], indent=1)[:1500])
 
 
+def review(client: Client, server: ModelServer, ws: Path) -> None:
+    """`review/start` on the working tree (the reviewer answers with no findings)."""
+    findings = {
+        "findings": [],
+        "overall_correctness": "patch is correct",
+        "overall_explanation": "Nothing to fix.",
+        "overall_confidence_score": 0.9,
+    }
+    server.add(turn(message(json.dumps(findings))))
+    tid = start(client)
+    target = {"type": "custom", "instructions": "look at the notes"}
+    client.request("review/start", {"threadId": tid, "target": target})
+    while client.next(60).get("method") != "turn/completed":
+        pass
+    client.quiet_for(0.5)
+
+
+def mcp_status(client: Client, server: ModelServer, ws: Path) -> None:
+    """`mcpServerStatus/list` with and without a thread (one stdio server configured)."""
+    tid = start(client)
+    client.quiet_for(2.0)
+    client.call("mcpServerStatus/list", {"threadId": tid})
+    client.call("mcpServerStatus/list", {})
+
+
 SCENARIOS: dict[str, Scenario] = {
+    "review": review,
+    "mcp-status": mcp_status,
     "patch-accept": patch_scenario("accept"),
     "patch-session": patch_scenario("acceptForSession"),
     "patch-decline": patch_scenario("decline"),
