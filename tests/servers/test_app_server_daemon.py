@@ -228,3 +228,18 @@ def test_managed_daemon_needs_the_control_socket(codex_home: Path) -> None:
         1,
         "Error: `--managed-daemon` requires `--listen unix://`\n",
     )
+
+
+def test_two_starts_at_once_make_one_daemon(codex_home: Path) -> None:
+    """Starts are serialized by the lock file: one `started`, the other `alreadyRunning`."""
+    env = {**os.environ, "CODEX_HOME": str(codex_home)}
+    argv = [str(CODEX), "app-server", "daemon", "start"]
+    both = [
+        subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outputs = [process.communicate(timeout=90) for process in both]
+    assert [process.returncode for process in both] == [0, 0], outputs
+    statuses = sorted(json.loads(out)["status"] for out, _ in outputs)
+    assert statuses == ["alreadyRunning", "started"]
+    assert report(daemon(codex_home, "stop"))["status"] == "stopped"
