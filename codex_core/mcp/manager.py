@@ -191,6 +191,16 @@ class McpConnectionManager:
             if conn.status == "ready" and conn.capabilities and conn.capabilities.resources
         ]
 
+    def tool_catalog(self, server: str) -> list[dict[str, Any]]:
+        """What `server` said about each of its tools (the MCP `Tool`s, unset fields left
+        out), unfiltered: `mcpServerStatus/list` shows them as 0.169 does."""
+        conn = self._connections.get(server)
+        if conn is None:
+            return []
+        return [
+            tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in conn.tools
+        ]
+
     def summaries(self) -> list[ServerSummary]:
         """Every enabled server's status and tool names, by name."""
         return [

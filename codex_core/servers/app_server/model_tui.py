@@ -49,21 +49,13 @@ class ListMcpServerStatusParams(ParamsModel):
     detail: Literal["full", "toolsAndAuthOnly"] | None = None
 
 
-class McpTool(WireModel):
-    """0.169's `Tool`: what the server said about one tool."""
-
-    name: str
-    title: str | None = None
-    description: str | None = None
-    inputSchema: Any = Field(default_factory=dict)
-
-
 class McpServerStatusEntry(WireModel):
     """0.169's `McpServerStatus`; `toolsError` says why a server has no catalog."""
 
     name: str
     authStatus: Literal["unknown", "unsupported", "notLoggedIn", "bearerToken", "oAuth"]
-    tools: dict[str, McpTool]
+    tools: dict[str, dict[str, Any]]
+    """0.169's `Tool`s by name: what the server said about each (its MCP `Tool`)."""
     resources: list[Any] = Field(default_factory=list)
     resourceTemplates: list[Any] = Field(default_factory=list)
     runtimeStatus: Literal["notStarted", "starting", "connected", "failed"] | None = None

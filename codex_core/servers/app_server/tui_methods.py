@@ -4,6 +4,7 @@ message history's ↑ recall). Every client may call them (DESIGN.md, "codex ext
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +22,10 @@ from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.model_methods import EmptyResponse, ThreadIdParams
 from codex_core.servers.app_server.threads import LoadedThread
 from codex_core.servers.app_server.wire import ParamsModel, RpcError, invalid_request
+
+EPILOGUE_WAIT_STEPS = 250
+"""How long (× 20 ms) `thread/undo` waits for a turn that completed on the wire to finish
+its epilogue (flushing the rollout) before it answers that a turn runs."""
 
 # ------------------------------------------------------------------ 0.169's methods
 
@@ -54,20 +59,13 @@ async def mcp_server_status_list(
     manager = server.thread(params.threadId).session.mcp
     if manager is None:
         return t.ListMcpServerStatusResponse(data=[])
-    tools: dict[str, dict[str, t.McpTool]] = {}
-    for info in manager.tools():
-        tools.setdefault(info.server, {})[info.tool] = t.McpTool(
-            name=info.tool,
-            title=info.title,
-            description=info.description or None,
-            inputSchema=info.parameters,
-        )
+    await manager.wait_ready()  # as 0.169: servers still starting are waited for (bounded)
     runtime = {"ready": "connected", "starting": "starting", "failed": "failed"}
     data = [
         t.McpServerStatusEntry(
             name=summary.name,
             authStatus="unsupported",
-            tools=tools.get(summary.name, {}),
+            tools={tool["name"]: tool for tool in manager.tool_catalog(summary.name)},
             runtimeStatus=runtime.get(summary.status, "notStarted"),  # type: ignore[arg-type]
             toolsError=summary.error,
         )
@@ -84,7 +82,13 @@ async def thread_undo(server: ServerContext, params: ThreadIdParams) -> t.Thread
     """Restore the work tree of before the thread's last turn (never during a turn)."""
     from codex_core.git_snapshot import SnapshotError
 
-    session = server.thread(params.threadId).session
+    loaded = server.thread(params.threadId)
+    session = loaded.session
+    if not loaded.translator.turns:  # completed on the wire: its epilogue may still run
+        for _ in range(EPILOGUE_WAIT_STEPS):
+            if not session.turn_running():
+                break
+            await asyncio.sleep(0.02)
     if session.turn_running():
         raise RpcError("/undo is unavailable while a turn runs")
     try:

@@ -1,0 +1,119 @@
+"""The app-server methods the TUI needs beyond turns, over a real pipe: 0.169's
+`mcpServerStatus/list` and `review/start` (checked against 0.169's schema) and the codex
+extensions `thread/undo`, `thread/backgroundTerminals/*` and `history/*`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from tests.mcp.conftest import stdio_entry
+from tests.servers.conftest import AppServerFactory
+from tests.support.model_server import ModelServer
+from tests.support.sse import message, shell_call, turn
+
+FINDINGS = {
+    "findings": [],
+    "overall_correctness": "patch is correct",
+    "overall_explanation": "Nothing to fix.",
+    "overall_confidence_score": 0.9,
+}
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, timeout=30)
+
+
+def test_app_server_mcp_server_status_list_as_0169(
+    app_server: AppServerFactory, codex_home: Path
+) -> None:
+    (codex_home / "config.toml").write_text(stdio_entry("t"))
+    client = app_server()
+    client.initialize()
+    thread = client.call("thread/start", {})["result"]["thread"]["id"]
+    listed = client.call("mcpServerStatus/list", {"threadId": thread}, timeout=60)["result"]
+    [server] = listed["data"]
+    assert (server["name"], server["runtimeStatus"], server["authStatus"]) == (
+        "t",
+        "connected",
+        "unsupported",
+    )
+    assert (server["resources"], server["resourceTemplates"], server["toolsError"]) == (
+        [],
+        [],
+        None,
+    )
+    echo = server["tools"]["echo"]
+    # What the MCP server said, as 0.169 shows it (seen side by side: tests/servers/rust_compare).
+    assert echo["inputSchema"]["title"] == "echoArguments"
+    assert echo["annotations"] == {"readOnlyHint": True}
+    assert "title" not in echo
+    none = client.call("mcpServerStatus/list", {})
+    assert none["error"]["code"] == -32600
+
+
+def test_app_server_review_start_runs_a_review_turn(
+    app_server: AppServerFactory, model_server: ModelServer
+) -> None:
+    model_server.add(turn(message(json.dumps(FINDINGS))))
+    client = app_server()
+    client.initialize()
+    thread = client.call("thread/start", {})["result"]["thread"]["id"]
+    target = {"type": "custom", "instructions": "look at the notes"}
+    started = client.call("review/start", {"threadId": thread, "target": target})["result"]
+    assert started["reviewThreadId"] == thread
+    done = client.notification("turn/completed", timeout=60)
+    assert done["params"]["turn"]["id"] == started["turn"]["id"]
+    assert done["params"]["turn"]["items"][-1]["text"] == "Nothing to fix."
+    assert '"overall_correctness"' in model_server.bodies[0]["instructions"]
+    bad = client.call("review/start", {"threadId": thread, "target": {"type": "later"}})
+    assert bad["error"]["code"] == -32600
+
+
+def test_app_server_undo_terminals_and_history_extensions(
+    app_server: AppServerFactory, model_server: ModelServer, workspace: Path, codex_home: Path
+) -> None:
+    _git(workspace, "init", "-q")
+    _git(workspace, "config", "user.email", "u@e")
+    _git(workspace, "config", "user.name", "u")
+    (workspace / "notes.txt").write_text("original\n")
+    _git(workspace, "add", ".")
+    _git(workspace, "commit", "-qm", "init")
+    model_server.add(
+        turn(shell_call(["bash", "-lc", "echo clobbered > notes.txt"])), turn(message("Done."))
+    )
+    client = app_server()
+    client.checker = None  # codex extensions: not in 0.169's schema
+    client.initialize()
+    started = client.call(
+        "thread/start", {"approvalPolicy": "never", "sandbox": "danger-full-access"}
+    )
+    thread = started["result"]["thread"]["id"]
+    params = {"threadId": thread, "input": [{"type": "text", "text": "clobber"}]}
+    client.call("turn/start", params)
+    client.notification("turn/completed", timeout=60)
+    assert (workspace / "notes.txt").read_text() == "clobbered\n"
+    undone = client.call("thread/undo", {"threadId": thread})["result"]
+    assert undone["message"].startswith("Undo: restored 1 file")
+    assert (workspace / "notes.txt").read_text() == "original\n"
+
+    listed = client.call("thread/backgroundTerminals/list", {"threadId": thread})["result"]
+    assert listed == {"data": []}
+    cleaned = client.call("thread/backgroundTerminals/clean", {"threadId": thread})["result"]
+    assert cleaned == {"stopped": [], "unknownProcessId": None}
+    gone = {"threadId": thread, "processId": "7"}
+    stopped = client.call("thread/backgroundTerminals/terminate", gone)["result"]
+    assert stopped == {"stopped": [], "unknownProcessId": "7"}
+
+    client.call("history/append", {"threadId": thread, "text": "remember me"})
+    meta = client.call("history/metadata/read", {"threadId": thread})["result"]
+    assert meta["entryCount"] == 1
+    read = {"threadId": thread, "logId": meta["logId"], "offset": 0}
+    assert client.call("history/entry/read", read)["result"] == {"entry": "remember me"}
+    past = {**read, "offset": 5}
+    assert client.call("history/entry/read", past)["result"] == {"entry": None}
+    lines = (codex_home / "history.jsonl").read_text().splitlines()
+    assert [json.loads(line)["text"] for line in lines] == ["remember me"]
+    unknown = client.call("thread/undo", {"threadId": "nope"})
+    assert unknown["error"]["message"] == "Invalid request: thread not found: nope"
