@@ -18,7 +18,9 @@ from codex_core.servers.app_server.queue_store import (
     QueueStoreError,
     open_store,
 )
+from tests.servers.conftest import AppServerFactory
 from tests.servers.test_app_server_daemon import FIXTURE
+from tests.support.model_server import ModelServer
 
 THREAD = "01a21bc8-f116-77b1-8786-2a51338e9619"
 
@@ -113,3 +115,16 @@ def test_codex_queue_without_a_server_loads_no_pydantic() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() in ("[]", "['pydantic.plugin._loader']"), done.stdout
+
+
+def test_starting_a_thread_creates_no_queue_file(
+    app_server: AppServerFactory, model_server: ModelServer, workspace: Path, codex_home: Path
+) -> None:
+    """Asking for a new thread's waiting messages reads no file into existence (creating it
+    costs ~60 ms on a busy disk, on every first thread of a CODEX_HOME)."""
+    client = app_server()
+    client.initialize()
+    client.call("thread/start", {"cwd": str(workspace)})
+    client.notification("thread/started")
+    assert not (codex_home / "queue_1.sqlite").exists()
+    assert client.close() == 0

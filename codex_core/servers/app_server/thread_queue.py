@@ -20,7 +20,7 @@ from codex_core.protocol import UserTurnOp
 from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.model_thread import Turn
-from codex_core.servers.app_server.queue_store import QueuedRow, QueueStore, open_store
+from codex_core.servers.app_server.queue_store import QueuedRow, QueueStore, file_of, open_store
 from codex_core.servers.app_server.threads import LoadedThread
 from codex_core.servers.app_server.user_input import core_input
 from codex_core.servers.app_server.wire import ParamsModel, WireModel
@@ -169,22 +169,32 @@ class ThreadQueues:
         self._codex_home = codex_home
         self._opened: QueueStore | None = None
 
+    def _home(self) -> Path | None:
+        if self._codex_home is None:
+            from codex_core.frontend import CodexHomeError, find_codex_home
+
+            try:
+                self._codex_home = find_codex_home()
+            except CodexHomeError:
+                return None
+        return self._codex_home
+
     @property
     def _store(self) -> QueueStore:
         if self._opened is None:
-            home = self._codex_home
-            if home is None:
-                from codex_core.frontend import CodexHomeError, find_codex_home
-
-                try:
-                    home = find_codex_home()
-                except CodexHomeError:
-                    home = None
-            self._opened = open_store(home)
+            self._opened = open_store(self._home())
         return self._opened
+
+    def _nothing_queued(self) -> bool:
+        """No queue file yet (nor one open): reading needs no file created (a thread's
+        start asks; creating the file costs ~60 ms on a busy disk)."""
+        home = self._home()
+        return self._opened is None and home is not None and not file_of(home).exists()
 
     def waiting(self, thread_id: str) -> list[QueuedSubmission]:
         """The messages waiting for a thread, oldest first."""
+        if self._nothing_queued():
+            return []
         return [s for s in map(_submission, self._store.waiting(thread_id)) if s is not None]
 
     def add(self, thread_id: str, submission: QueuedSubmission, notify: Notify) -> None:
@@ -196,6 +206,8 @@ class ThreadQueues:
         self, thread_id: str, submission_id: str | None, notify: Notify
     ) -> QueuedSubmission | None:
         """Remove and return a waiting message (the oldest when `submission_id` is None)."""
+        if self._nothing_queued():
+            return None
         while True:
             found = self._store.take(thread_id, submission_id)
             if found is None:
