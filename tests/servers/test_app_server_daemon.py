@@ -243,3 +243,14 @@ def test_two_starts_at_once_make_one_daemon(codex_home: Path) -> None:
     statuses = sorted(json.loads(out)["status"] for out, _ in outputs)
     assert statuses == ["alreadyRunning", "started"]
     assert report(daemon(codex_home, "stop"))["status"] == "stopped"
+
+
+def test_daemon_unusable_codex_home_is_one_line(tmp_path: Path) -> None:
+    """A CODEX_HOME where nothing can be created: one line naming the path, exit 1."""
+    home = tmp_path / "readonly"
+    home.mkdir()
+    (home / "app-server-control").write_text("not a directory")
+    done = daemon(home, "start")
+    assert done.returncode == 1
+    assert done.stderr.startswith("Error: cannot use ") and done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr

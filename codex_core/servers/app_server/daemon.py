@@ -282,8 +282,12 @@ def main(command: str) -> int:
     actions = {"start": start, "restart": restart, "stop": stop, "version": version}
     try:
         report = actions[command](find_codex_home())
-    except (DaemonError, CodexHomeError, OSError) as err:
+    except (DaemonError, CodexHomeError) as err:
         print(f"Error: {err}", file=sys.stderr)
+        return 1
+    except OSError as err:
+        where = f" {err.filename}" if err.filename else ""
+        print(f"Error: cannot use{where}: {err.strerror or err}", file=sys.stderr)
         return 1
     print(json.dumps(report, separators=(",", ":")), flush=True)
     return 0
