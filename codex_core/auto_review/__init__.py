@@ -8,14 +8,35 @@ the session — and anything but a clear "allow" (a malformed answer, an error, 
 denies.
 """
 
-from codex_core.auto_review.assessment import (
-    ASSESSMENT_SCHEMA,
-    Assessment,
-    denial_text,
-    parse_assessment,
-)
-from codex_core.auto_review.context import planned_action, review_request_text
-from codex_core.auto_review.reviewer import AUTO_REVIEWERS, AutoReviewer, install_auto_review
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from codex_core.lazy import lazy_attributes
+
+if TYPE_CHECKING:
+    from codex_core.auto_review.assessment import (
+        ASSESSMENT_SCHEMA,
+        Assessment,
+        denial_text,
+        parse_assessment,
+    )
+    from codex_core.auto_review.context import planned_action, review_request_text
+    from codex_core.auto_review.reviewer import AUTO_REVIEWERS, AutoReviewer, install_auto_review
+
+_MODULE_OF = {
+    "ASSESSMENT_SCHEMA": "assessment",
+    "Assessment": "assessment",
+    "denial_text": "assessment",
+    "parse_assessment": "assessment",
+    "planned_action": "context",
+    "review_request_text": "context",
+    "AUTO_REVIEWERS": "reviewer",
+    "AutoReviewer": "reviewer",
+    "install_auto_review": "reviewer",
+}
+"""Where each name lives: loaded on first use, so a session imports only what its first
+request needs (issue 29)."""
 
 __all__ = [
     "ASSESSMENT_SCHEMA",
@@ -28,3 +49,5 @@ __all__ = [
     "planned_action",
     "review_request_text",
 ]
+
+__getattr__ = lazy_attributes(__name__, _MODULE_OF, globals())

@@ -17,10 +17,32 @@ wins (forbidden > prompt > allow). A rule that cannot be read is skipped with a 
 warning naming `file:line`.
 """
 
-from codex_core.execpolicy.model import DECISIONS, PrefixRule, RuleDecision, RuleMatch, RuleSet
-from codex_core.execpolicy.parser import parse_rules
-from codex_core.execpolicy.store import append_allow_rule, load_rule_files, load_rules
-from codex_core.execpolicy.suggest import suggest_prefix
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from codex_core.lazy import lazy_attributes
+
+if TYPE_CHECKING:
+    from codex_core.execpolicy.model import DECISIONS, PrefixRule, RuleDecision, RuleMatch, RuleSet
+    from codex_core.execpolicy.parser import parse_rules
+    from codex_core.execpolicy.store import append_allow_rule, load_rule_files, load_rules
+    from codex_core.execpolicy.suggest import suggest_prefix
+
+_MODULE_OF = {
+    "DECISIONS": "model",
+    "PrefixRule": "model",
+    "RuleDecision": "model",
+    "RuleMatch": "model",
+    "RuleSet": "model",
+    "parse_rules": "parser",
+    "append_allow_rule": "store",
+    "load_rule_files": "store",
+    "load_rules": "store",
+    "suggest_prefix": "suggest",
+}
+"""Where each name lives: loaded on first use, so a session imports only what its first
+request needs (issue 29)."""
 
 __all__ = [
     "DECISIONS",
@@ -34,3 +56,5 @@ __all__ = [
     "parse_rules",
     "suggest_prefix",
 ]
+
+__getattr__ = lazy_attributes(__name__, _MODULE_OF, globals())

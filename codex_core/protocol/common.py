@@ -47,12 +47,21 @@ class DangerFullAccessPolicy(_Model):
 SandboxPolicy = Annotated[
     ReadOnlyPolicy | WorkspaceWritePolicy | DangerFullAccessPolicy, Field(discriminator="mode")
 ]
-SANDBOX_POLICY: TypeAdapter[SandboxPolicy] = TypeAdapter(SandboxPolicy)
+SANDBOX_POLICY: TypeAdapter[SandboxPolicy] = TypeAdapter(
+    SandboxPolicy, config=ConfigDict(defer_build=True)
+)
+"""Its validator is built on first use: start-up picks a policy without the union's."""
+_POLICY_OF_MODE: dict[str, type[ReadOnlyPolicy | WorkspaceWritePolicy | DangerFullAccessPolicy]] = {
+    "read-only": ReadOnlyPolicy,
+    "workspace-write": WorkspaceWritePolicy,
+    "danger-full-access": DangerFullAccessPolicy,
+}
 
 
 def sandbox_policy_from_mode(mode: str) -> SandboxPolicy:
-    """The default policy for a `sandbox_mode` name."""
-    return SANDBOX_POLICY.validate_python({"mode": mode})
+    """The default policy for a `sandbox_mode` name (an unknown one fails validation)."""
+    policy = _POLICY_OF_MODE.get(mode)
+    return policy() if policy is not None else SANDBOX_POLICY.validate_python({"mode": mode})
 
 
 # ---------------------------------------------------------------- shared payloads

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
 from codex_core.protocol.common import (
     AskForApproval,
@@ -379,7 +379,8 @@ EventMsg = Annotated[
     | ElicitationRequestEvent,
     Field(discriminator="type"),
 ]
-EVENT_MSG: TypeAdapter[EventMsg] = TypeAdapter(EventMsg)
+EVENT_MSG: TypeAdapter[EventMsg] = TypeAdapter(EventMsg, config=ConfigDict(defer_build=True))
+"""Validators built on first use (a resumed rollout, the app-server), not at import."""
 
 
 class Event(_Model):

@@ -167,7 +167,9 @@ ResponseItem = Annotated[
     Field(discriminator="type"),
 ]
 
-_RESPONSE_ITEM: TypeAdapter[ResponseItem] = TypeAdapter(ResponseItem)
+_RESPONSE_ITEM: TypeAdapter[ResponseItem] = TypeAdapter(
+    ResponseItem, config=ConfigDict(defer_build=True)
+)
 KNOWN_ITEM_TYPES = frozenset(
     {
         "message",

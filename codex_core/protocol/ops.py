@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import ConfigDict, Field, TypeAdapter
 
 from codex_core.protocol.common import (
     AskForApproval,
@@ -175,4 +175,4 @@ class Submission(_Model):
     op: Op
 
 
-OP: TypeAdapter[Op] = TypeAdapter(Op)
+OP: TypeAdapter[Op] = TypeAdapter(Op, config=ConfigDict(defer_build=True))

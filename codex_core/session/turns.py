@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from codex_core.apply_patch import TurnDiffTracker
-from codex_core.auto_review import install_auto_review
 from codex_core.client import ModelClientError, ToolSpec
 from codex_core.config.shell_env import create_env
 from codex_core.features import disabled_tools
@@ -309,5 +308,9 @@ class TurnRunner:
             processes=s.unified_exec,
             shell_snapshot=s.shell_snapshot,
         )
+        if s.config.approvals_reviewer == "user":
+            return s.tool_ctx
         # `approvals_reviewer = "auto_review"`: a reviewer model call answers instead of the user
+        from codex_core.auto_review.reviewer import install_auto_review  # the reviewer's only
+
         return install_auto_review(s.tool_ctx, s, emit)

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from codex_core.apply_patch import ApplyPatchError, extract_apply_patch_from_shell
+from typing import TYPE_CHECKING
+
 from codex_core.kernel import ToolCall, ToolOutput
 from codex_core.model_family import ExecToolStyle
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import RespondToModel
-from codex_core.tools.patch import patch_input_from_arguments, run_apply_patch
-from codex_core.tools.plan import run_update_plan
 from codex_core.tools.registry import ToolEntry, ToolRegistry
-from codex_core.tools.shell import ShellArgs, parse_shell_args, run_shell
 from codex_core.tools.specs import (
     apply_patch_tool,
     exec_command_tool,
@@ -18,12 +16,19 @@ from codex_core.tools.specs import (
     update_plan_tool,
     write_stdin_tool,
 )
-from codex_core.tools.unified_exec import handle_exec_command, handle_write_stdin
+
+if TYPE_CHECKING:
+    from codex_core.tools.shell import ShellArgs
+
+# The handlers import their implementations (commands, sandboxing, patches) on their first
+# call: a session's first model request needs only the specs (issue 29).
 
 PATCH_PATH_MARKERS = ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:")
 
 
 def _shell_args(call: ToolCall) -> ShellArgs:
+    from codex_core.tools.shell import ShellArgs, parse_shell_args
+
     if call.action is not None:
         return ShellArgs(
             command=call.action.command,
@@ -41,6 +46,10 @@ def _refuse_nul_in_patch_paths(patch_text: str) -> None:
 
 async def handle_shell(ctx: ToolContext, call: ToolCall) -> str:
     """`shell`, `container.exec` and `local_shell`; an embedded apply_patch goes to the patcher."""
+    from codex_core.apply_patch.shell import extract_apply_patch_from_shell
+    from codex_core.tools.patch import run_apply_patch
+    from codex_core.tools.shell import run_shell
+
     args = _shell_args(call)
     if any("\0" in arg for arg in args.command) or "\0" in (args.workdir or ""):
         raise RespondToModel("`command` and `workdir` must not contain NUL bytes")
@@ -57,6 +66,9 @@ async def handle_shell(ctx: ToolContext, call: ToolCall) -> str:
 
 async def handle_apply_patch(ctx: ToolContext, call: ToolCall) -> str:
     """`apply_patch`, freeform (custom) or as a function taking `{"input": …}`."""
+    from codex_core.apply_patch.errors import ApplyPatchError
+    from codex_core.tools.patch import patch_input_from_arguments, run_apply_patch
+
     if call.kind == "custom":
         patch_text = call.payload
     else:
@@ -70,7 +82,23 @@ async def handle_apply_patch(ctx: ToolContext, call: ToolCall) -> str:
 
 async def handle_update_plan(ctx: ToolContext, call: ToolCall) -> str:
     """`update_plan`: forwards the plan to frontends."""
+    from codex_core.tools.plan import run_update_plan
+
     return run_update_plan(ctx, call.payload)
+
+
+async def handle_exec_command(ctx: ToolContext, call: ToolCall) -> str:
+    """`exec_command`: starts a command the model can keep driving."""
+    from codex_core.tools.unified_exec import handle_exec_command as run
+
+    return await run(ctx, call)
+
+
+async def handle_write_stdin(ctx: ToolContext, call: ToolCall) -> str:
+    """`write_stdin`: writes to (or polls) a command `exec_command` started."""
+    from codex_core.tools.unified_exec import handle_write_stdin as run
+
+    return await run(ctx, call)
 
 
 def default_registry(

@@ -9,9 +9,9 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from codex_core.exec.output import CappedText
-from codex_core.exec.pty_process import LiveProcess
 from codex_core.frontend.commands import display_command
 from codex_core.protocol import (
     BackgroundTerminal,
@@ -19,7 +19,10 @@ from codex_core.protocol import (
     ExecCommandEndEvent,
     ExecCommandOutputDeltaEvent,
 )
-from codex_core.stdin_approval import StartedRights
+
+if TYPE_CHECKING:  # a session creates its manager before any command runs (issue 29)
+    from codex_core.exec.pty_process import LiveProcess
+    from codex_core.stdin_approval import StartedRights
 
 log = logging.getLogger(__name__)
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from codex_core import git_snapshot
 from codex_core.protocol import EventMsg, ExecCommandBeginEvent, Op, TaskCompleteEvent
-from codex_core.session import undo
 from tests.integration.session_harness import (
     Workspace,
     run_turn,
@@ -47,7 +47,7 @@ async def test_session_undo_snapshot_is_off_the_request_path_but_before_tools(
     _git(root, "add", "notes.txt")
     _git(root, "commit", "-qm", "start")
     taken: list[float] = []
-    real = undo.take_snapshot
+    real = git_snapshot.take_snapshot
 
     def slow_snapshot(*args: Any) -> Any:
         time.sleep(SLOW_SNAPSHOT_S)
@@ -55,7 +55,8 @@ async def test_session_undo_snapshot_is_off_the_request_path_but_before_tools(
         taken.append(time.monotonic())
         return snapshot
 
-    monkeypatch.setattr(undo, "take_snapshot", slow_snapshot)
+    # The undo stack loads git_snapshot in its worker thread, at the snapshot.
+    monkeypatch.setattr(git_snapshot, "take_snapshot", slow_snapshot)
     model_server.add(
         turn(shell_call(["bash", "-c", "echo after > notes.txt"], "w")), turn(message("done"))
     )

@@ -1,0 +1,72 @@
+"""Start-up (issue 29): a `codex exec` turn that calls no tool loads no tool implementation.
+
+The first model request needs the tools' specs, not the code that runs them (commands,
+sandboxing, patches, the automatic reviewer, `/undo` snapshots): those load when a tool is
+first called. The probe runs the real console-script dispatch in a fresh interpreter against
+the scripted model server and lists what was loaded once the turn ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.model_server import ModelServer
+from tests.support.sse import message, turn
+
+LOADED_ONLY_FOR_TOOLS = (
+    "codex_core.apply_patch.apply",
+    "codex_core.apply_patch.parser",
+    "codex_core.auto_review.reviewer",
+    "codex_core.exec.pty_process",
+    "codex_core.exec.sandbox",
+    "codex_core.exec.spawn",
+    "codex_core.safety",
+    "codex_core.stdin_approval",
+    "codex_core.tools.patch",
+    "codex_core.tools.shell",
+    "codex_core.tools.unified_exec",
+)
+"""Modules a plain answer's turn must not load (the snapshot's git code loads in its thread)."""
+
+
+def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) -> list[str]:
+    argv = ["codex", "exec", "--skip-git-repo-check", *server.cli_flags(), *flags, "hi"]
+    probe = (
+        "import contextlib, io, json, sys\n"
+        f"sys.argv = {argv!r}\n"
+        "from codex_tui.entry import dispatch\n"  # main() would leave through os._exit
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    code = dispatch()\n"
+        "print(json.dumps([code, sorted(sys.modules)]))\n"
+    )
+    env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    code, modules = json.loads(done.stdout.splitlines()[-1])
+    assert code == 0, done.stderr[-2000:]
+    return [m for m in LOADED_ONLY_FOR_TOOLS if m in modules]
+
+
+def test_exec_startup_plain_turn_loads_no_tool_implementation(tmp_path: Path) -> None:
+    home, cwd = tmp_path / "home", tmp_path / "work"
+    home.mkdir()
+    cwd.mkdir()
+    with ModelServer([turn(message("hello"))]) as server:
+        loaded = _loaded_after_exec(server, home, cwd)
+        request = server.requests[0].body
+    assert loaded == []
+    # …and the specs of those tools were offered all the same.
+    offered = {tool.get("name") for tool in request["tools"]}
+    assert {"exec_command", "write_stdin", "apply_patch"} <= offered
