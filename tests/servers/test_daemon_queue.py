@@ -36,9 +36,9 @@ def configure(home: Path, model_server: ModelServer) -> None:
     (home / "config.toml").write_text("\n".join([*lines, 'model = "gpt-5.1-codex"', ""]))
 
 
-def queue(home: Path, *args: str) -> str:
-    """`codex queue ARGS`; returns the queued message's id."""
-    done = subprocess.run(
+def run_queue(home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`codex queue ARGS`."""
+    return subprocess.run(
         [str(CODEX), "queue", *args],
         env={**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"},
         capture_output=True,
@@ -46,7 +46,13 @@ def queue(home: Path, *args: str) -> str:
         timeout=60,
         stdin=subprocess.DEVNULL,
     )
+
+
+def queue(home: Path, *args: str) -> str:
+    """`codex queue ARGS`; returns the queued message's id."""
+    done = run_queue(home, *args)
     assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
     found = re.fullmatch(rf"Queued message ({UUID}) for thread ({UUID})\.\n", done.stdout)
     assert found, done.stdout
     return found.group(1)
@@ -157,12 +163,13 @@ def test_queue_for_a_thread_not_loaded_survives_daemon_restarts(
     model_server.assert_script_consumed()
 
 
-def test_queue_resume_starts_the_daemon(
+def test_queue_resume_without_and_with_the_daemon(
     codex_home: Path, workspace: Path, model_server: ModelServer, checker: SchemaChecker
 ) -> None:
-    """`--resume` with no daemon: the daemon starts, resumes the thread and runs the message."""
+    """`--resume` with no daemon: queued in the file, 0.169's warning, exit 0, no daemon
+    started; with the daemon running: the thread is resumed there and both messages run."""
     configure(codex_home, model_server)
-    model_server.add(turn(message("one")), turn(message("resumed")))
+    model_server.add(turn(message("one")), turn(message("first queued")), turn(message("two")))
     start_daemon(codex_home)
     client = connect(codex_home, checker)
     thread_id = start_thread(client, cwd=str(workspace))
@@ -170,17 +177,26 @@ def test_queue_resume_starts_the_daemon(
     client.close()
     assert report(daemon(codex_home, "stop"))["status"] == "stopped"
 
-    queue(codex_home, "--thread", thread_id, "--message", "on resume", "--resume")
-    assert report(daemon(codex_home, "version"))["status"] == "running"
+    done = run_queue(codex_home, "--thread", thread_id, "--message", "no daemon", "--resume")
+    assert done.returncode == 0
+    assert done.stderr == FIXTURE["resume without daemon"].format(thread_id=thread_id)
+    assert daemon(codex_home, "version").returncode == 1  # none was started
+
+    start_daemon(codex_home)
+    queue(codex_home, "--thread", thread_id, "--message", "with daemon", "--resume")
     watcher = connect(codex_home, checker)
     watcher.initialize()
     deadline = time.monotonic() + 30
     while True:
         read = watcher.call("thread/read", {"threadId": thread_id, "includeTurns": True})
         turns = read["result"]["thread"]["turns"]
-        if len(turns) == 2 and turns[1]["status"] == "completed":
+        if len(turns) == 3 and all(t["status"] == "completed" for t in turns):
             break
         assert time.monotonic() < deadline, turns
         time.sleep(0.2)
+    texts = [
+        i["content"][0]["text"] for t in turns for i in t["items"] if i["type"] == "userMessage"
+    ]
+    assert texts == ["first", "no daemon", "with daemon"]
     watcher.close()
     model_server.assert_script_consumed()

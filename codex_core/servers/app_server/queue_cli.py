@@ -2,11 +2,10 @@
 
 It sends `thread/queue/add` to a running app-server: the one at `--remote`, else the local
 daemon on the control socket. With no daemon running, the message goes straight into
-CODEX_HOME's queue file (as 0.169, observed: it starts no daemon for that), to run when the
-thread is next resumed; `--resume` starts the daemon (`codex app-server daemon start`) and
-resumes the thread there. A NAME is looked up in this CODEX_HOME's session index. It prints
-`Queued message <queued id> for thread <ID>.`; a failed resume is a warning (the exit code
-stays 0). Errors: one line, exit 1.
+CODEX_HOME's queue file (as 0.169, observed: it starts no daemon, not even for `--resume`,
+which then warns), to run when the thread is next resumed. A NAME is looked up in this
+CODEX_HOME's session index. It prints `Queued message <queued id> for thread <ID>.`; a failed
+resume is a warning (the exit code stays 0). Errors: one line, exit 1.
 """
 
 from __future__ import annotations
@@ -82,15 +81,13 @@ def run(ns: argparse.Namespace) -> int:
         "clientUserMessageId": str(uuid.uuid4()),
         "responsesapiClientMetadata": None,
     }
-    if not ns.remote and ns.resume:
-        _start_daemon(codex_home)
-    elif not ns.remote and not (address.socket and address.socket.exists()):
-        return _queue_in_file(codex_home, params)  # no daemon (and no websocket import)
+    if not ns.remote and not (address.socket and address.socket.exists()):
+        return _queue_in_file(codex_home, params, ns.resume)  # (no websocket import)
     try:
         client = RemoteClient(address, token)
     except RemoteError as err:
         if not ns.remote:  # no daemon running: as 0.169, into the queue file
-            return _queue_in_file(codex_home, params)
+            return _queue_in_file(codex_home, params, ns.resume)
         raise QueueError(f"failed to connect to remote app server: {err}") from None
     try:
         client.initialize("codex_queue")
@@ -118,18 +115,9 @@ def run(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _start_daemon(codex_home: Path) -> None:
-    """`--resume` without `--remote`: the daemon must run to resume the thread."""
-    from codex_core.servers.app_server import daemon
-
-    try:
-        daemon.ensure_running(codex_home)
-    except daemon.DaemonError as err:
-        raise QueueError(f"failed to start the app server daemon: {err}") from None
-
-
-def _queue_in_file(codex_home: Path, params: dict[str, Any]) -> int:
-    """No server running: put the message in the queue file for the thread's next resume."""
+def _queue_in_file(codex_home: Path, params: dict[str, Any], resume: bool) -> int:
+    """No server running: put the message in the queue file for the thread's next resume
+    (`--resume` cannot resume it anywhere: 0.169's warning, exit 0)."""
     from codex_core.frontend import NotASessionError, SessionNotFoundError
     from codex_core.frontend.sessions import find_session
     from codex_core.servers.app_server.queue_store import (
@@ -158,6 +146,12 @@ def _queue_in_file(codex_home: Path, params: dict[str, Any]) -> int:
     finally:
         store.close()
     print(f"Queued message {submission.id} for thread {thread_id}.", flush=True)
+    if resume:
+        print(
+            f"Warning: message was queued, but could not resume thread {thread_id}: start a "
+            "local daemon or specify a server with --remote",
+            file=sys.stderr,
+        )
     return 0
 
 
