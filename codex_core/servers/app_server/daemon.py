@@ -166,13 +166,6 @@ def restart(codex_home: Path) -> dict[str, Any]:
         )
 
 
-def ensure_running(codex_home: Path) -> Path:
-    """The control socket of a running daemon of this version, started if needed."""
-    if server_version_or_none(codex_home) != __version__:
-        start(codex_home)
-    return control_socket(codex_home)
-
-
 def _spawn(codex_home: Path) -> int:
     log = codex_home / LOG_FILE
     private_mkdir(log.parent)
