@@ -2,8 +2,9 @@
 
 Written by the daemon itself once its socket listens, removed when it stops. Besides the pid
 it keeps the process's identity (boot id and start time in clock ticks, as Codex 0.169
-records them), so a pid the kernel has since given to another process is never signalled,
-and the version of codex the daemon runs, so a daemon of another version can be replaced.
+records them), so a pid the kernel has since given to another process is never signalled
+(without procfs, as on macOS, only the pid is checked), and the version of codex the daemon
+runs, so a daemon of another version can be replaced.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from codex_core.private_files import private_mkdir
 
 STATE_DIR = "app-server-daemon"
 PID_FILE = "daemon.pid"
+
+
+_PROC = Path("/proc/self/stat")
 
 
 def pid_path(codex_home: Path) -> Path:
@@ -58,6 +62,14 @@ class DaemonRecord:
 
     def alive(self) -> bool:
         """Whether that very process still runs (not another one under a reused pid)."""
+        if not _PROC.exists():  # no procfs (macOS): only the pid can be checked
+            try:
+                os.kill(self.pid, 0)
+            except ProcessLookupError:
+                return False
+            except PermissionError:
+                return True
+            return True
         return self.boot_id == _boot_id() and _start_ticks(self.pid) == self.start_ticks
 
 
@@ -86,7 +98,7 @@ def read_record(codex_home: Path) -> DaemonRecord | None:
         identity = body["processIdentity"]
         return DaemonRecord(
             pid=int(body["pid"]),
-            start_ticks=int(identity["startTicks"]),
+            start_ticks=int(identity["startTicks"] if identity["startTicks"] is not None else -1),
             boot_id=str(identity["bootId"]),
             version=str(body.get("cliVersion", "")),
         )
