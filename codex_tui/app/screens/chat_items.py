@@ -18,6 +18,7 @@ from codex_core.items import notices as n
 from codex_core.protocol.common import ReviewDecision, TokenUsage
 from codex_tui.app.diffs import diff_stats
 from codex_tui.app.formatting import context_left_percent, reasoning_header
+from codex_tui.app.screens.approval import ApprovalRequest
 from codex_tui.app.screens.chat_cells import (
     another_client_cell,
     auto_review_cell,
@@ -35,9 +36,6 @@ from codex_tui.app.widgets.cells.plan_cell import PlanCell
 from codex_tui.app.widgets.cells.reasoning_cell import ReasoningCell
 from codex_tui.app.widgets.cells.separator_cell import SeparatorCell
 from codex_tui.app.widgets.cells.user_cell import UserCell
-
-ApprovalNotice = n.CommandApprovalRequested | n.PatchApprovalRequested
-"""A question the approval modal asks."""
 
 
 class ChatHooks(Protocol):
@@ -67,7 +65,7 @@ class ChatHooks(Protocol):
         """Show how much context is left."""
         ...
 
-    def on_approval_request(self, request: ApprovalNotice) -> None:
+    def on_approval_request(self, request: ApprovalRequest) -> None:
         """Ask the user (modal)."""
         ...
 
