@@ -48,8 +48,9 @@ class Connection(Protocol):
         """
         ...
 
-    def __aiter__(self) -> AsyncIterator[str]:
-        """Messages until the server goes away (then the iteration ends)."""
+    def batches(self) -> AsyncIterator[list[str]]:
+        """Messages as they arrive, all that are ready at once, until the server goes away
+        (then the iteration ends)."""
         ...
 
     async def close(self) -> None:
@@ -89,12 +90,12 @@ class WsConnection:
             raise ConnectionGone(self.gone()) from None
         return frame if isinstance(frame, str) else frame.decode()
 
-    async def __aiter__(self) -> AsyncIterator[str]:
+    async def batches(self) -> AsyncIterator[list[str]]:
         from websockets.exceptions import ConnectionClosed
 
         try:
             async for frame in self._ws:
-                yield frame if isinstance(frame, str) else frame.decode()
+                yield [frame if isinstance(frame, str) else frame.decode()]
         except ConnectionClosed:
             return
 
@@ -106,6 +107,32 @@ class WsConnection:
 
     def gone(self) -> str:
         return f"the remote app server at `{self.address.shown}` closed the connection"
+
+
+DELTAS = {
+    "item/agentMessage/delta": ("itemId",),
+    "item/reasoning/summaryTextDelta": ("itemId", "summaryIndex"),
+    "item/commandExecution/outputDelta": ("itemId",),
+}
+"""Delta notifications, and the fields a run of them shares."""
+
+
+def merge_deltas(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Runs of deltas of one item as one delta each (their text joined), everything else as
+    it came: a streamed answer arrives a token a line, and the screen needs it once a frame."""
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        method = message.get("method")
+        shared = DELTAS.get(method) if method is not None and "id" not in message else None
+        last = out[-1] if out else None
+        if shared is not None and last is not None and last.get("method") == method:
+            params, before = message.get("params") or {}, last.get("params") or {}
+            if all(params.get(k) == before.get(k) for k in shared) and "delta" in params:
+                merged = {**before, "delta": str(before.get("delta", "")) + str(params["delta"])}
+                out[-1] = {**last, "params": merged}
+                continue
+        out.append(message)
+    return out
 
 
 async def open_connection(address: RemoteAddress, token: str | None) -> WsConnection:

@@ -53,6 +53,7 @@ from codex_tui.app.app_server_connection import (
     Connection,
     ConnectionGone,
     handshake,
+    merge_deltas,
     open_connection,
 )
 from codex_tui.app.app_server_ops import request_op, turn_overrides, wire_input
@@ -304,8 +305,9 @@ class AppServerCore:
         is resumed on whatever server answers at the address), or fail every waiting call."""
         while True:
             try:
-                async for frame in self._ws:
-                    self._take(json.loads(frame))
+                async for frames in self._ws.batches():
+                    for message in merge_deltas([json.loads(frame) for frame in frames]):
+                        self._take(message)
             except Exception as err:  # garbage from the server: it is not trusted on
                 log.warning("app server: unreadable message: %s", err)
                 await self._ws.abort()

@@ -32,6 +32,9 @@ BOOT = (
 and PYTHON* variables), then the server on stdio."""
 STREAM_LIMIT = 1 << 30
 """Longest line read from the child (a command's whole output can be large)."""
+READ_CHUNK = 1 << 18
+"""Most bytes taken from the child's output at once (every complete line in them is handled
+as one batch)."""
 EXIT_GRACE_SECONDS = 12.0
 """How long a child told to end (end of input) gets to shut its threads down before it is
 killed (it gives each session 10 s)."""
@@ -104,10 +107,16 @@ class StdioConnection:
             raise ConnectionGone(self.gone())
         return line.decode()
 
-    async def __aiter__(self) -> AsyncIterator[str]:
-        while line := await self._stdout.readline():
-            if line.strip():
-                yield line.decode()
+    async def batches(self) -> AsyncIterator[list[str]]:
+        pending: list[bytes] = []
+        while chunk := await self._stdout.read(READ_CHUNK):  # what is there, at least a byte
+            *lines, rest = chunk.split(b"\n")
+            if lines:
+                lines[0] = b"".join([*pending, lines[0]])
+                pending = []
+                yield [line.decode() for line in lines if line.strip()]
+            if rest:
+                pending.append(rest)
         await self._reap()
 
     async def close(self) -> None:

@@ -20,11 +20,13 @@ from pydantic import ValidationError
 
 from codex_core.protocol import (
     ElicitationRequestEvent,
+    Event,
     ExecApprovalOp,
     PatchApprovalOp,
     ReviewDecision,
     UserMessageEvent,
 )
+from codex_core.protocol.deltas import merge_deltas, pump_events
 from codex_core.servers.app_server import elicitation
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.model_thread import ActiveStatus
@@ -34,6 +36,10 @@ from codex_core.servers.app_server.translate import ApprovalAsk
 from codex_core.servers.app_server.wire import Incoming, notification, server_request
 
 log = logging.getLogger(__name__)
+
+GATHER_SECONDS = 0.008
+"""Deltas are sent at most this often per thread (more are gathered and merged meanwhile)."""
+MAX_BATCH_EVENTS = 2000
 
 _DECISIONS: dict[str, ReviewDecision] = {
     "accept": "approved",
@@ -120,32 +126,42 @@ class ThreadHub:
     # ------------------------------------------------------------------ the pump
 
     async def _pump(self, loaded: LoadedThread) -> None:
-        while True:
-            event = await loaded.session.next_event()
-            if is_shutdown(event):
-                loaded.stopped.set()
-                return
-            if isinstance(event.msg, UserMessageEvent) and not loaded.preview:
-                loaded.preview = event.msg.message
-            if isinstance(event.msg, ElicitationRequestEvent):
-                self._elicit(loaded, event.msg, loaded.translator.turn_id_of(event.id))
+        """Translate and send the thread's events until its session shuts down. A flood of
+        deltas is gathered for a frame and merged first (the first delta after anything else
+        goes at once), so a streamed answer costs every client a message per frame, not per
+        token."""
+
+        async def deliver(batch: list[Event]) -> None:
+            for event in merge_deltas(batch):
+                await self._handle(loaded, event)
+
+        await pump_events(loaded.session.next_event, deliver, GATHER_SECONDS, MAX_BATCH_EVENTS)
+        loaded.stopped.set()
+
+    async def _handle(self, loaded: LoadedThread, event: Event) -> None:
+        if is_shutdown(event):
+            return
+        if isinstance(event.msg, UserMessageEvent) and not loaded.preview:
+            loaded.preview = event.msg.message
+        if isinstance(event.msg, ElicitationRequestEvent):
+            self._elicit(loaded, event.msg, loaded.translator.turn_id_of(event.id))
+            return
+        ended = False
+        try:
+            translated = loaded.translator.translate(event)
+        except Exception:  # a bug must not end the thread's stream silently
+            log.exception("translating %s failed", event.msg.type)
+            return
+        for out in translated:
+            if isinstance(out, ApprovalAsk):
+                self._ask(loaded, out)
                 continue
-            ended = False
-            try:
-                translated = loaded.translator.translate(event)
-            except Exception:  # a bug must not end the thread's stream silently
-                log.exception("translating %s failed", event.msg.type)
-                continue
-            for out in translated:
-                if isinstance(out, ApprovalAsk):
-                    self._ask(loaded, out)
-                    continue
-                if isinstance(out, n.TurnCompletedNotification):
-                    self._drop_pending(loaded)
-                    ended = True
-                self.notify(loaded.id, out)
-            if ended and not loaded.translator.turns:
-                await self.queues.start_next(loaded, self.notify)
+            if isinstance(out, n.TurnCompletedNotification):
+                self._drop_pending(loaded)
+                ended = True
+            self.notify(loaded.id, out)
+        if ended and not loaded.translator.turns:
+            await self.queues.start_next(loaded, self.notify)
 
     def _request(
         self,
