@@ -1,20 +1,16 @@
 """Turning a user's answer to an approval request into the op the session waits for.
 
-Frontends never build the decision event themselves: the session emits
-`approval_decision` once it has the op, and every frontend shows that.
+Frontends never build the decision themselves: the session tells it once it has the op
+(`ApprovalDecided` in the item projection), and every frontend shows that.
 """
 
 from __future__ import annotations
 
-from codex_core.protocol import (
-    ApplyPatchApprovalRequestEvent,
-    ExecApprovalOp,
-    ExecApprovalRequestEvent,
-    PatchApprovalOp,
-)
+from codex_core.items.notices import CommandApprovalRequested, PatchApprovalRequested
+from codex_core.protocol import ExecApprovalOp, PatchApprovalOp
 from codex_core.protocol.common import ReviewDecision
 
-ApprovalRequest = ExecApprovalRequestEvent | ApplyPatchApprovalRequestEvent
+ApprovalRequest = CommandApprovalRequested | PatchApprovalRequested
 
 
 def approval_op(
@@ -26,12 +22,12 @@ def approval_op(
     """The op answering `request` with `decision`.
 
     Args:
-        request: The `exec_approval_request` or `apply_patch_approval_request` event.
+        request: The projection's `CommandApprovalRequested` or `PatchApprovalRequested`.
         decision: `approved`, `approved_for_session`, `denied` or `abort`.
         remember_prefix: For a command, an argv prefix to allow from now on (rules).
     """
-    if isinstance(request, ExecApprovalRequestEvent):
+    if isinstance(request, CommandApprovalRequested):
         return ExecApprovalOp(
-            id=request.call_id, decision=decision, remember_prefix=remember_prefix
+            id=request.item_id, decision=decision, remember_prefix=remember_prefix
         )
-    return PatchApprovalOp(id=request.call_id, decision=decision)
+    return PatchApprovalOp(id=request.item_id, decision=decision)

@@ -11,28 +11,14 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 
+from codex_core.frontend.approvals import ApprovalRequest
 from codex_core.frontend.commands import display_command
 from codex_core.items import notices as n
-from codex_core.protocol import ExecApprovalOp, PatchApprovalOp
 from codex_core.protocol.common import ReviewDecision
 from codex_tui.app.diff_render import patch_content
 from codex_tui.app.diffs import patch_files
 from codex_tui.app.formatting import shorten_path, truncate_line
 from codex_tui.app.widgets.marked_list import MarkedOptionList, numbered
-
-ApprovalRequest = n.CommandApprovalRequested | n.PatchApprovalRequested
-
-
-def approval_op(
-    request: ApprovalRequest, decision: ReviewDecision, *, remember_prefix: list[str] | None = None
-) -> ExecApprovalOp | PatchApprovalOp:
-    """The op answering `request` (for a command, `remember_prefix` is an argv prefix to allow
-    from now on); the session then tells the decision (`ApprovalDecided`)."""
-    if isinstance(request, n.CommandApprovalRequested):
-        return ExecApprovalOp(
-            id=request.item_id, decision=decision, remember_prefix=remember_prefix
-        )
-    return PatchApprovalOp(id=request.item_id, decision=decision)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widget import Widget
 
+from codex_core.frontend.approvals import ApprovalRequest
 from codex_core.items import client as c
 from codex_core.items import notices as n
 from codex_core.protocol import GetHistoryEntryRequestOp, InterruptOp, Op
@@ -19,7 +20,6 @@ from codex_tui.app.clock import Clock
 from codex_tui.app.coalesce import split_startup_warnings
 from codex_tui.app.core import CoreClient
 from codex_tui.app.messages import CoreNotices
-from codex_tui.app.screens.approval import ApprovalRequest
 from codex_tui.app.screens.chat_approvals import ApprovalQueue
 from codex_tui.app.screens.chat_backtrack import Backtrack
 from codex_tui.app.screens.chat_commands import AppRequest, SlashRunner

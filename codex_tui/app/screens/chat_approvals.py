@@ -8,14 +8,10 @@ from typing import Any, Protocol
 
 from textual.app import App
 
+from codex_core.frontend.approvals import ApprovalRequest, approval_op
 from codex_core.items import notices as n
 from codex_core.protocol import InterruptOp, Op, ResolveElicitationOp
-from codex_tui.app.screens.approval import (
-    ApprovalAnswer,
-    ApprovalRequest,
-    ApprovalScreen,
-    approval_op,
-)
+from codex_tui.app.screens.approval import ApprovalAnswer, ApprovalScreen
 from codex_tui.app.screens.elicitation import ElicitationAnswer, ElicitationScreen
 from codex_tui.app.turn_timer import TurnTimer
 

@@ -11,6 +11,7 @@ from typing import Literal, Protocol, assert_never
 
 from textual.widget import Widget
 
+from codex_core.frontend.approvals import ApprovalRequest
 from codex_core.frontend.commands import describe_interaction, display_command
 from codex_core.items import client as c
 from codex_core.items import kinds as k
@@ -18,7 +19,6 @@ from codex_core.items import notices as n
 from codex_core.protocol.common import ReviewDecision, TokenUsage
 from codex_tui.app.diffs import diff_stats
 from codex_tui.app.formatting import context_left_percent, reasoning_header
-from codex_tui.app.screens.approval import ApprovalRequest
 from codex_tui.app.screens.chat_cells import (
     another_client_cell,
     auto_review_cell,
