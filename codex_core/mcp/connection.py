@@ -19,7 +19,9 @@ from typing import IO, Any, Literal, TypeVar
 
 import anyio
 import httpx
-from mcp import ClientSession, StdioServerParameters, types
+from mcp import types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import McpError
 
@@ -72,14 +74,17 @@ class ServerConnection:
         self._hurry = False
         self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Begin connecting in the background."""
+    def start(self, launched_at: float | None = None) -> None:
+        """Begin connecting in the background; `launched_at` (`time.monotonic()`) is when a
+        stdio server's process was started early: its startup timeout counts from there."""
+        started = time.monotonic()
+        if launched_at is not None and self.config.url is None:
+            started = min(started, launched_at)
         self._task = asyncio.get_running_loop().create_task(
-            self._run(), name=f"mcp server {self.name}"
+            self._run(started), name=f"mcp server {self.name}"
         )
 
-    async def _run(self) -> None:
-        started = time.monotonic()
+    async def _run(self, started: float) -> None:
         stderr_write: IO[str] | None = None
         try:
             async with AsyncExitStack() as stack:
@@ -105,7 +110,7 @@ class ServerConnection:
                     )
                 )
                 try:
-                    with anyio.fail_after(startup_timeout(self.config)):
+                    with anyio.fail_after(_left(started, startup_timeout(self.config))):
                         init = await session.initialize()
                         self.instructions = init.instructions
                         self.capabilities = init.capabilities
@@ -279,3 +284,8 @@ def _describe(err: BaseException, timeout: float | None = None, method: str = "t
         # The Codex CLI's words for a JSON-RPC error answer to a resources request.
         return f"Mcp error: {err.error.code}: {err.error.message}"
     return text or type(err).__name__
+
+
+def _left(started: float, timeout: float) -> float:
+    """What is left at this moment of `timeout` seconds counted from `started`."""
+    return max(0.0, started + timeout - time.monotonic())

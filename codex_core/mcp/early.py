@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import signal
+import time
 from collections.abc import Mapping
 from contextlib import suppress
 from pathlib import Path
@@ -40,6 +41,9 @@ Launch = tuple[tuple[str, ...], tuple[tuple[str, str], ...], str | None]
 
 _started: list[tuple[Launch, Process]] = []
 """Servers started early and not adopted yet (this process has one session at a time)."""
+_started_at: float | None = None
+"""`time.monotonic()` when the servers of `start_early` began to start, until a session's
+MCP manager takes it (`take_start_time`)."""
 
 
 def sdk_default_environment(environ: Mapping[str, str]) -> dict[str, str]:
@@ -77,6 +81,9 @@ async def start_early(
         return
     import anyio
 
+    global _started_at
+    _started_at = time.monotonic()
+
     for name, config in stdio.items():
         launch = stdio_launch(config, environ, session_cwd)
         errlog = stderr_to_log(name)
@@ -94,6 +101,15 @@ async def start_early(
             continue
         errlog.close()  # the child has its copy
         _started.append((launch, process))
+
+
+def take_start_time() -> float | None:
+    """When the early servers began to start, for the first MCP manager that asks: the
+    first model request's wait for servers counts from there, as 0.169's counts from its
+    session's start (which is when ours start early). None when none were started early."""
+    global _started_at
+    started, _started_at = _started_at, None
+    return started
 
 
 def claim(argv: list[str], env: Mapping[str, str], cwd: str | Path | None) -> Process | None:

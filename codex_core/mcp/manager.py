@@ -1,8 +1,9 @@
 """All of a session's MCP servers: started together in the background, stopped together.
 
 Servers start concurrently when the session starts; the first model request waits for them
-only briefly (`FIRST_REQUEST_WAIT_SEC`, as the Codex CLI does) and later requests pick up
-servers that came up late. A server that fails is reported (`warnings`) and left out; a
+only briefly (`FIRST_REQUEST_WAIT_SEC` from when they began to start — early, before the
+session loaded, in exec and the TUI — as the Codex CLI 0.169 waits from its session's start)
+and later requests pick up servers that came up late. A server that fails is reported (`warnings`) and left out; a
 `required` one makes `wait_required` fail with a message naming the server and the fix.
 """
 
@@ -15,7 +16,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from mcp import ClientSession, types
+from mcp import types
+from mcp.client.session import ClientSession
 
 from codex_core.config.types import McpServerConfig
 from codex_core.mcp.approval import ApprovalMode
@@ -68,10 +70,13 @@ class McpConnectionManager:
 
     def start(self) -> None:
         """Start every enabled server (returns at once)."""
-        self._started_at = time.monotonic()
+        from codex_core.mcp.early import take_start_time
+
+        launched_at = take_start_time()
+        self._started_at = launched_at or time.monotonic()
         loop = asyncio.get_running_loop()
         for conn in self._connections.values():
-            conn.start()
+            conn.start(launched_at)
             self._waiters.append(loop.create_task(self._watch(conn)))
 
     async def _watch(self, conn: ServerConnection) -> None:
@@ -91,13 +96,16 @@ class McpConnectionManager:
 
     async def wait_ready(self, timeout: float = FIRST_REQUEST_WAIT_SEC) -> None:
         """Wait up to `timeout` seconds (from start-up) for servers still starting."""
-        pending = [c.ready.wait() for c in self._connections.values() if not c.ready.is_set()]
+        pending = [c.ready for c in self._connections.values() if not c.ready.is_set()]
         if not pending:
             return
         elapsed = time.monotonic() - (self._started_at or time.monotonic())
         remaining = max(0.0, timeout - elapsed)
         if remaining > 0:
-            await asyncio.wait([asyncio.ensure_future(p) for p in pending], timeout=remaining)
+            waits = [asyncio.ensure_future(ready.wait()) for ready in pending]
+            await asyncio.wait(waits, timeout=remaining)
+            for wait in waits:
+                wait.cancel()
 
     async def wait_required(self) -> None:
         """Wait for every `required` server; raise if one of them did not come up.

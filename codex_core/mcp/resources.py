@@ -13,7 +13,8 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from mcp import ClientSession, types
+from mcp import types
+from mcp.client.session import ClientSession
 
 from codex_core.client import ToolSpec
 from codex_core.kernel import ToolCall, ToolOutput

@@ -20,8 +20,8 @@ import anyio
 from anyio.abc import Process
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 from anyio.streams.text import TextReceiveStream
-from mcp import StdioServerParameters, types
-from mcp.client.stdio import get_default_environment
+from mcp import types
+from mcp.client.stdio import StdioServerParameters, get_default_environment
 from mcp.shared.message import SessionMessage
 
 from codex_core.mcp.early import claim
