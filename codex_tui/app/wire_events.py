@@ -22,6 +22,7 @@ from codex_core.protocol import (
     AgentReasoningSectionBreakEvent,
     ApplyPatchApprovalRequestEvent,
     ApprovalDecisionEvent,
+    BackgroundEvent,
     ElicitationRequestEvent,
     ErrorEvent,
     Event,
@@ -194,6 +195,8 @@ class WireEvents:
                         stdin=params.get("stdin") or "",
                     )
                 ]
+            case "thread/backgroundMessage":
+                return [BackgroundEvent(message=params.get("message") or "")]
             case "hook/started":
                 return [HookStartedEvent(run=_hook_run(params["run"]))]
             case "hook/completed":

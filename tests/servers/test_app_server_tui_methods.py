@@ -117,3 +117,28 @@ def test_app_server_undo_terminals_and_history_extensions(
     assert [json.loads(line)["text"] for line in lines] == ["remember me"]
     unknown = client.call("thread/undo", {"threadId": "nope"})
     assert unknown["error"]["message"] == "Invalid request: thread not found: nope"
+
+
+def test_app_server_background_messages_go_to_the_tui_only(
+    app_server: AppServerFactory, model_server: ModelServer, codex_home: Path
+) -> None:
+    (codex_home / "config.toml").write_text("[[skills.config]]\nenabled = false\n")
+    model_server.add(turn(message("one")), turn(message("two")))
+    seen: dict[str, list[str]] = {}
+    for name in ("codex-tui", "tests"):
+        client = app_server()
+        if name == "codex-tui":
+            client.checker = None  # the extension is not in 0.169's schema
+        hello = {"clientInfo": {"name": name, "version": "1.0"}}
+        client.call("initialize", hello)
+        client.send({"method": "initialized"})
+        thread = client.call("thread/start", {})["result"]["thread"]["id"]
+        client.call("turn/start", {"threadId": thread, "input": [{"type": "text", "text": "hi"}]})
+        client.notification("turn/completed", timeout=60)
+        seen[name] = [
+            m["params"]["message"]
+            for m in client.received
+            if m.get("method") == "thread/backgroundMessage"
+        ]
+    problem = "ignoring skills.config entry without a path or name selector"
+    assert seen == {"codex-tui": [problem], "tests": []}

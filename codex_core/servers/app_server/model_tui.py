@@ -173,3 +173,18 @@ class TerminalInteractionNotification(ServerMessage):
     itemId: str
     processId: str
     stdin: str
+
+
+class BackgroundMessageNotification(ServerMessage):
+    """`thread/backgroundMessage` (codex extension, sent to our TUI only: `TUI_ONLY`): a
+    status line of the turn that belongs to no item (the context was compacted, a skill
+    file was skipped)."""
+
+    METHOD: ClassVar[str] = "thread/backgroundMessage"
+    threadId: str
+    turnId: str
+    message: str
+
+
+TUI_ONLY = frozenset({BackgroundMessageNotification.METHOD})
+"""Notifications 0.169's schema lacks: sent only to clients named `codex-tui`."""

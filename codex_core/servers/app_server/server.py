@@ -12,7 +12,8 @@ from pydantic import BaseModel, ValidationError
 from codex_core.config.flags import ConfigOverrides
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.hub import ThreadHub
-from codex_core.servers.app_server.threads import LoadedThread
+from codex_core.servers.app_server.model_tui import TUI_ONLY
+from codex_core.servers.app_server.threads import TUI_CLIENT, LoadedThread
 from codex_core.servers.app_server.wire import (
     Incoming,
     ParamsModel,
@@ -132,7 +133,10 @@ class AppServer:
     # ------------------------------------------------------------------ threads
 
     def send(self, message: dict[str, Any]) -> None:
-        """Send one wire message to this client (the hub's subscriber interface)."""
+        """Send one wire message to this client (the hub's subscriber interface); the codex
+        extensions' notifications only to our TUI."""
+        if message.get("method") in TUI_ONLY and self.client_name != TUI_CLIENT:
+            return
         self._write(message)
 
     def thread(self, thread_id: str) -> LoadedThread:

@@ -205,12 +205,9 @@ class Translator:
                         stdin=notice.stdin,
                     )
                 )
-            case (
-                p.ApprovalDecided()
-                | p.ElicitationRequested()
-                | p.BackgroundMessage()
-                | p.SessionEnded()
-            ):
+            case p.BackgroundMessage():
+                out.append(tx.BackgroundMessageNotification(**ids, message=notice.message))
+            case p.ApprovalDecided() | p.ElicitationRequested() | p.SessionEnded():
                 pass  # not sent: approvals and elicitations are asked from the events
             case _ as unreachable:
                 assert_never(unreachable)

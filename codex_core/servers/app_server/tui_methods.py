@@ -27,6 +27,10 @@ EPILOGUE_WAIT_STEPS = 250
 """How long (× 20 ms) `thread/undo` waits for a turn that completed on the wire to finish
 its epilogue (flushing the rollout) before it answers that a turn runs."""
 
+MCP_STARTUP_WAIT_SECONDS = 10.0
+"""How long (from the thread's start) `mcpServerStatus/list` waits for servers still starting
+(0.169's default startup timeout)."""
+
 # ------------------------------------------------------------------ 0.169's methods
 
 
@@ -59,7 +63,7 @@ async def mcp_server_status_list(
     manager = server.thread(params.threadId).session.mcp
     if manager is None:
         return t.ListMcpServerStatusResponse(data=[])
-    await manager.wait_ready()  # as 0.169: servers still starting are waited for (bounded)
+    await manager.wait_ready(MCP_STARTUP_WAIT_SECONDS)  # as 0.169: starting ones are waited for
     runtime = {"ready": "connected", "starting": "starting", "failed": "failed"}
     data = [
         t.McpServerStatusEntry(
