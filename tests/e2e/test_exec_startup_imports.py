@@ -31,6 +31,9 @@ LOADED_ONLY_FOR_TOOLS = (
     "codex_core.tools.unified_exec",
 )
 """Modules a plain answer's turn must not load (the snapshot's git code loads in its thread)."""
+NEVER_IN_EXEC = ("textual", "codex_tui.app", "codex_core.servers", "mcp.")
+"""What exec never needs without MCP servers: the TUI, the protocol servers, the MCP SDK's
+modules (`mcp` itself is only registered, see `codex_core.mcp`)."""
 
 
 def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) -> list[str]:
@@ -56,7 +59,8 @@ def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) 
     assert done.returncode == 0, done.stderr[-2000:]
     code, modules = json.loads(done.stdout.splitlines()[-1])
     assert code == 0, done.stderr[-2000:]
-    return [m for m in LOADED_ONLY_FOR_TOOLS if m in modules]
+    never = [m for m in modules if m in NEVER_IN_EXEC or m.startswith(NEVER_IN_EXEC)]
+    return [m for m in LOADED_ONLY_FOR_TOOLS if m in modules] + never
 
 
 def test_exec_startup_plain_turn_loads_no_tool_implementation(tmp_path: Path) -> None:
