@@ -33,6 +33,8 @@ from codex_core.protocol import (
     ExecCommandOutputDeltaEvent,
     HookCompletedEvent,
     HookStartedEvent,
+    McpToolCallBeginEvent,
+    McpToolCallEndEvent,
     PatchApplyBeginEvent,
     PatchApplyEndEvent,
     PlanUpdateEvent,
@@ -55,6 +57,8 @@ from codex_tui.app.wire_values import wire_argv as _argv
 from codex_tui.app.wire_values import wire_auto_review as _auto_review
 from codex_tui.app.wire_values import wire_changes as _changes
 from codex_tui.app.wire_values import wire_hook_run as _hook_run
+from codex_tui.app.wire_values import wire_mcp_call as _mcp_call
+from codex_tui.app.wire_values import wire_mcp_result as _mcp_result
 from codex_tui.app.wire_values import wire_sandbox as _sandbox
 from codex_tui.app.wire_values import wire_usage as _usage
 
@@ -276,6 +280,8 @@ class WireEvents:
                     if c.get("type") in ("image", "localImage")
                 ]
                 return [UserMessageEvent(message=text, images=images or None)]
+            case "mcpToolCall":
+                return [McpToolCallBeginEvent(**_mcp_call(item))]
             case "commandExecution" | "fileChange" if not replay:
                 self._held[item["id"]] = item  # shown once it runs (it may wait for approval)
                 return []
@@ -308,6 +314,8 @@ class WireEvents:
                         command=_argv(item.get("command") or ""),
                     )
                 ]
+            case "mcpToolCall":
+                return [McpToolCallEndEvent(**_mcp_result(item))]
             case "fileChange":
                 if item.get("status") == "declined":
                     self._held.pop(item_id, None)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from codex_core.protocol import HookRun
+from codex_core.protocol import HookRun, McpDuration, McpInvocation
 from codex_core.protocol.common import (
     AddChange,
     DeleteChange,
@@ -126,3 +126,29 @@ def wire_auto_review(params: dict[str, Any]) -> dict[str, Any]:
         "rationale": review.get("rationale"),
         "cwd": action.get("cwd") or None,
     }
+
+
+def wire_mcp_call(item: dict[str, Any]) -> dict[str, Any]:
+    """The fields of an MCP tool call's begin event for a wire `mcpToolCall` item."""
+    invocation = McpInvocation(
+        server=item.get("server") or "",
+        tool=item.get("tool") or "",
+        arguments=item.get("arguments"),
+    )
+    return {"call_id": item.get("id") or "", "invocation": invocation}
+
+
+def wire_mcp_result(item: dict[str, Any]) -> dict[str, Any]:
+    """The fields of its end event: the server's result (`isError` when it failed) or the
+    error, and how long it took."""
+    error = item.get("error")
+    if error is not None:
+        result: dict[str, Any] = {"Err": str((error or {}).get("message") or error)}
+    else:
+        got = item.get("result") or {}
+        ok = {"content": got.get("content") or [], "isError": item.get("status") == "failed"}
+        if got.get("structuredContent") is not None:
+            ok["structuredContent"] = got["structuredContent"]
+        result = {"Ok": ok}
+    duration = McpDuration.of_seconds((item.get("durationMs") or 0) / 1000)
+    return {**wire_mcp_call(item), "result": result, "duration": duration}

@@ -12,7 +12,7 @@ from codex_core import __version__
 from codex_core.rollout import SessionSummary, reconstruct
 from codex_core.rollout.reader import read_rollout
 from codex_core.servers.app_server import model_items as items
-from codex_core.servers.app_server.convert import command_actions, command_line
+from codex_core.servers.app_server.convert import command_actions, command_line, file_changes
 from codex_core.servers.app_server.model_thread import (
     NotLoadedStatus,
     Thread,
@@ -138,8 +138,53 @@ def turns_from_events(events: list[dict[str, Any]], cwd: str) -> list[Turn]:
                     exitCode=code if isinstance(code, int) else None,
                 )
             )
+        elif kind == "mcp_tool_call_end":
+            current().items.append(_mcp_call(event))
+        elif kind == "patch_apply_end":
+            current().items.append(_file_change(event))
         elif kind == "turn_aborted" and turns:
             turns[-1].status = "interrupted"
         elif kind == "error" and turns:
             turns[-1].status = "failed"
     return turns
+
+
+def _mcp_call(event: dict[str, Any]) -> items.McpToolCallItem:
+    """A recorded `mcp_tool_call_end` as its item (what a resumed thread shows)."""
+    invocation = event.get("invocation") or {}
+    outcome = event.get("result") or {}
+    duration = event.get("duration") or {}
+    ok = outcome.get("Ok") if isinstance(outcome, dict) else None
+    failed = ok is None or bool(ok.get("isError"))
+    call = items.McpToolCallItem(
+        id=str(event.get("call_id") or uuid.uuid4()),
+        server=str(invocation.get("server", "")),
+        tool=str(invocation.get("tool", "")),
+        arguments=invocation.get("arguments"),
+        status="failed" if failed else "completed",
+        durationMs=int(duration.get("secs", 0)) * 1000 + int(duration.get("nanos", 0)) // 1_000_000,
+    )
+    if ok is None:
+        call.error = {"message": str(outcome.get("Err", "")) if isinstance(outcome, dict) else ""}
+    else:
+        call.result = {
+            "content": ok.get("content") or [],
+            "structuredContent": ok.get("structuredContent"),
+        }
+    return call
+
+
+def _file_change(event: dict[str, Any]) -> items.FileChangeItem:
+    """A recorded `patch_apply_end` as its item."""
+    from pydantic import TypeAdapter
+
+    from codex_core.protocol.common import FileChange
+
+    adapter: TypeAdapter[FileChange] = TypeAdapter(FileChange)
+    raw = event.get("changes") or {}
+    changes = {str(path): adapter.validate_python(change) for path, change in raw.items()}
+    return items.FileChangeItem(
+        id=str(event.get("call_id") or uuid.uuid4()),
+        changes=file_changes(changes),
+        status="completed" if event.get("success") else "failed",
+    )
