@@ -35,6 +35,8 @@ STREAM_LIMIT = 1 << 30
 READ_CHUNK = 1 << 18
 """Most bytes taken from the child's output at once (every complete line in them is handled
 as one batch)."""
+SEND_SECONDS = 30.0
+"""How long a message may wait for the child to take it (it reads its input at once)."""
 EXIT_GRACE_SECONDS = 12.0
 """How long a child told to end (end of input) gets to shut its threads down before it is
 killed (it gives each session 10 s)."""
@@ -94,8 +96,8 @@ class StdioConnection:
             raise ConnectionGone(self.gone())
         try:
             self._stdin.write(text.encode() + b"\n")
-            await self._stdin.drain()
-        except (ConnectionError, OSError):
+            await asyncio.wait_for(self._stdin.drain(), SEND_SECONDS)
+        except (ConnectionError, OSError, TimeoutError):
             raise ConnectionGone(self.gone()) from None
 
     async def recv(self) -> str:
