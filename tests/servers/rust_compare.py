@@ -218,7 +218,9 @@ def review(client: Client, server: ModelServer, ws: Path) -> None:
     }
     server.add(turn(message(json.dumps(findings))))
     tid = start(client)
-    target = {"type": "custom", "instructions": "look at the notes"}
+    target = json.loads(
+        os.environ.get("REVIEW_TARGET", '{"type": "custom", "instructions": "look at the notes"}')
+    )
     client.request("review/start", {"threadId": tid, "target": target})
     while client.next(60).get("method") != "turn/completed":
         pass

@@ -169,6 +169,20 @@ class ContextCompactionItem(_Item):
     type: Literal["contextCompaction"] = "contextCompaction"
 
 
+class EnteredReviewModeItem(_Item):
+    """A review began (`review/start`); `review` names what is reviewed."""
+
+    type: Literal["enteredReviewMode"] = "enteredReviewMode"
+    review: str
+
+
+class ExitedReviewModeItem(_Item):
+    """A review ended; `review` is the reviewer's answer as shown."""
+
+    type: Literal["exitedReviewMode"] = "exitedReviewMode"
+    review: str
+
+
 ThreadItem = Annotated[
     UserMessageItem
     | AgentMessageItem
@@ -176,6 +190,8 @@ ThreadItem = Annotated[
     | CommandExecutionItem
     | FileChangeItem
     | McpToolCallItem
-    | ContextCompactionItem,
+    | ContextCompactionItem
+    | EnteredReviewModeItem
+    | ExitedReviewModeItem,
     Field(discriminator="type"),
 ]

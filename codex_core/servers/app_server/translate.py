@@ -63,13 +63,37 @@ class Translator:
             return f"compact_{state.id if state else sub_id}"
         return str(uuid.uuid4())
 
-    def begin_turn(self, sub_id: str, wire_input: list[w.UserInput], *, compact: bool) -> Turn:
-        """Remember a submitted turn; returns it as `turn/start` answers it."""
-        state = TurnState(id=str(uuid.uuid4()), input=wire_input, compact=compact)
+    def begin_turn(
+        self,
+        sub_id: str,
+        wire_input: list[w.UserInput],
+        *,
+        compact: bool,
+        review: tuple[str, str] | None = None,
+    ) -> Turn:
+        """Remember a submitted turn; returns it as `turn/start` answers it (a review's, with
+        its `review` label and prompt, as `review/start` does)."""
+        state = TurnState(id=str(uuid.uuid4()), input=wire_input, compact=compact, review=review)
         self.turns[sub_id] = state
         if compact:
             self._projection.compaction_submitted(sub_id)
+        if review is not None:
+            asked = w.UserMessageItem(id=state.id, content=[w.TextUserInput(text=review[0])])
+            return Turn(id=state.id, rootTurnId=None, items=[asked])
         return Turn(id=state.id, rootTurnId=state.id)
+
+    def review_entered(self, sub_id: str) -> list[n.ServerMessage]:
+        """`enteredReviewMode` started and completed, sent right after `review/start`'s answer
+        (before the turn starts, as 0.169)."""
+        turn = self.turns.get(sub_id)
+        if turn is None or turn.review is None:
+            return []
+        entered = w.EnteredReviewModeItem(id=str(uuid.uuid4()), review=turn.review[0])
+        return self._both(turn, entered)
+
+    def _both(self, turn: TurnState, item: w.ThreadItem) -> list[n.ServerMessage]:
+        """An item that starts and completes at once."""
+        return [self._started(turn, item.model_copy()), self._completed(turn, item)]
 
     def turn_id_of(self, sub_id: str) -> str | None:
         """The wire turn id of a submission."""
@@ -108,6 +132,11 @@ class Translator:
                 turn.started = True
                 out.append(n.ThreadStatusChangedNotification(threadId=tid, status=ActiveStatus()))
                 out.append(n.TurnStartedNotification(threadId=tid, turn=turn.wire("inProgress")))
+                if turn.review is not None:  # the reviewer's task, as its user message
+                    task: list[w.UserInput] = [w.TextUserInput(text=turn.review[1])]
+                    out.extend(
+                        self._both(turn, w.UserMessageItem(id=str(uuid.uuid4()), content=task))
+                    )
             case p.ItemStarted():
                 started = wire_item(notice.item, turn.input, turn.client_id)
                 if started is not None:
@@ -250,6 +279,10 @@ class Translator:
         completed = wire_item(item, turn.input, turn.client_id)
         if completed is None:
             return
+        if isinstance(completed, w.AgentMessageItem) and turn.review is not None:
+            exited = w.ExitedReviewModeItem(id=str(uuid.uuid4()), review=completed.text)
+            out.extend(self._both(turn, exited))  # the review's answer closes review mode
+            turn.review = None
         out.append(self._completed(turn, completed))
         if isinstance(completed, w.AgentMessageItem):
             turn.last_message = completed

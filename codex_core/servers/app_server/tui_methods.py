@@ -49,8 +49,14 @@ async def review_start(server: ServerContext, params: t.ReviewStartParams) -> t.
         )
     except ValueError as err:
         raise invalid_request(f"invalid review target: {err}") from None
+    from codex_core.review import review_hint, review_prompt
+
+    prompt = review_prompt(target, loaded.session.turn.cwd)
     sub_id = await loaded.session.submit(ReviewOp(target=target))
-    turn = loaded.translator.begin_turn(sub_id, [], compact=False)
+    review = (review_hint(target), prompt)
+    turn = loaded.translator.begin_turn(sub_id, [], compact=False, review=review)
+    for message in loaded.translator.review_entered(sub_id):
+        server.after_response(message)
     return t.ReviewStartResponse(turn=turn, reviewThreadId=loaded.id)
 
 

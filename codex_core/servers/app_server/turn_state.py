@@ -19,6 +19,8 @@ class TurnState:
     compact: bool = False
     client_id: str | None = None
     """The client's id for the turn's user message (its item's `clientId`)."""
+    review: tuple[str, str] | None = None
+    """A review's (label, prompt): its items bracket the turn as 0.169's (`review/start`)."""
     started: bool = False
     started_ms: int = field(default_factory=now_ms)
     error: TurnError | None = None
