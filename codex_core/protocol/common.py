@@ -61,7 +61,9 @@ _POLICY_OF_MODE: dict[str, type[ReadOnlyPolicy | WorkspaceWritePolicy | DangerFu
 def sandbox_policy_from_mode(mode: str) -> SandboxPolicy:
     """The default policy for a `sandbox_mode` name (an unknown one fails validation)."""
     policy = _POLICY_OF_MODE.get(mode)
-    return policy() if policy is not None else SANDBOX_POLICY.validate_python({"mode": mode})
+    if policy is None:
+        return SANDBOX_POLICY.validate_python({"mode": mode})
+    return policy.model_construct(mode=mode)  # as validated: `mode` set, the rest defaults
 
 
 # ---------------------------------------------------------------- shared payloads
