@@ -48,6 +48,8 @@ from codex_core.protocol import (
     TurnDiffEvent,
     UserMessageEvent,
     WarningEvent,
+    WebSearchBeginEvent,
+    WebSearchEndEvent,
 )
 from codex_core.protocol.common import (
     PlanItem,
@@ -61,6 +63,7 @@ from codex_tui.app.wire_values import wire_mcp_call as _mcp_call
 from codex_tui.app.wire_values import wire_mcp_result as _mcp_result
 from codex_tui.app.wire_values import wire_sandbox as _sandbox
 from codex_tui.app.wire_values import wire_usage as _usage
+from codex_tui.app.wire_values import wire_web_search as _web_search
 
 EXEC_APPROVAL = "item/commandExecution/requestApproval"
 PATCH_APPROVAL = "item/fileChange/requestApproval"
@@ -282,6 +285,8 @@ class WireEvents:
                 return [UserMessageEvent(message=text, images=images or None)]
             case "mcpToolCall":
                 return [McpToolCallBeginEvent(**_mcp_call(item))]
+            case "webSearch" if not replay:
+                return [WebSearchBeginEvent(call_id=item.get("id") or "")]
             case "commandExecution" | "fileChange" if not replay:
                 self._held[item["id"]] = item  # shown once it runs (it may wait for approval)
                 return []
@@ -316,6 +321,8 @@ class WireEvents:
                 ]
             case "mcpToolCall":
                 return [McpToolCallEndEvent(**_mcp_result(item))]
+            case "webSearch":
+                return [WebSearchEndEvent(**_web_search(item))]
             case "fileChange":
                 if item.get("status") == "declined":
                     self._held.pop(item_id, None)

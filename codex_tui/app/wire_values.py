@@ -152,3 +152,14 @@ def wire_mcp_result(item: dict[str, Any]) -> dict[str, Any]:
         result = {"Ok": ok}
     duration = McpDuration.of_seconds((item.get("durationMs") or 0) / 1000)
     return {**wire_mcp_call(item), "result": result, "duration": duration}
+
+
+def wire_web_search(item: dict[str, Any]) -> dict[str, Any]:
+    """The fields of a web search's end event for a wire `webSearch` item (the action's
+    camelCase kind back in the model's snake_case)."""
+    action = item.get("action")
+    if isinstance(action, dict):
+        kind = str(action.get("type") or "other")
+        snake = "".join(f"_{c.lower()}" if c.isupper() else c for c in kind)
+        action = {**action, "type": snake}
+    return {"call_id": item.get("id") or "", "query": item.get("query") or "", "action": action}

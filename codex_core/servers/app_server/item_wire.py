@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import assert_never
+from typing import Any, assert_never
 
 from codex_core.items import kinds as k
 from codex_core.servers.app_server import model_items as w
@@ -12,7 +12,7 @@ from codex_core.servers.app_server.convert import command_actions, command_line,
 def wire_item(
     item: k.ThreadItem, user_input: list[w.UserInput], client_id: str | None = None
 ) -> w.ThreadItem | None:
-    """`item` as the wire shows it; None for kinds this server does not send yet (web search).
+    """`item` as the wire shows it (None for a kind this server does not send).
 
     Args:
         item: The projection's item.
@@ -63,6 +63,16 @@ def wire_item(
         case k.ContextCompactionItem():
             return w.ContextCompactionItem(id=item.id)
         case k.WebSearchItem():
-            return None
+            return w.WebSearchItem(id=item.id, query=item.query, action=search_action(item.action))
         case _ as unreachable:
             assert_never(unreachable)
+
+
+def search_action(action: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A web search's action with the model's snake_case kind in 0.169's camelCase
+    (`open_page` → `openPage`)."""
+    if action is None:
+        return None
+    kind = str(action.get("type") or "other")
+    camel = kind.split("_")[0] + "".join(part.title() for part in kind.split("_")[1:])
+    return {**action, "type": camel}

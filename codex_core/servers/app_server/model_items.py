@@ -169,6 +169,15 @@ class ContextCompactionItem(_Item):
     type: Literal["contextCompaction"] = "contextCompaction"
 
 
+class WebSearchItem(_Item):
+    """A hosted web search; `query` is known once it ends."""
+
+    type: Literal["webSearch"] = "webSearch"
+    query: str = ""
+    action: dict[str, Any] | None = None
+    """0.169's `WebSearchAction`: `search`, `openPage`, `findInPage` or `other`."""
+
+
 class EnteredReviewModeItem(_Item):
     """A review began (`review/start`); `review` names what is reviewed."""
 
@@ -191,6 +200,7 @@ ThreadItem = Annotated[
     | FileChangeItem
     | McpToolCallItem
     | ContextCompactionItem
+    | WebSearchItem
     | EnteredReviewModeItem
     | ExitedReviewModeItem,
     Field(discriminator="type"),

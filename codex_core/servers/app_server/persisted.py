@@ -13,6 +13,7 @@ from codex_core.rollout import SessionSummary, reconstruct
 from codex_core.rollout.reader import read_rollout
 from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server.convert import command_actions, command_line, file_changes
+from codex_core.servers.app_server.item_wire import search_action
 from codex_core.servers.app_server.model_thread import (
     NotLoadedStatus,
     Thread,
@@ -142,6 +143,15 @@ def turns_from_events(events: list[dict[str, Any]], cwd: str) -> list[Turn]:
             current().items.append(_mcp_call(event))
         elif kind == "patch_apply_end":
             current().items.append(_file_change(event))
+        elif kind == "web_search_end":
+            action = event.get("action")
+            current().items.append(
+                items.WebSearchItem(
+                    id=str(event.get("call_id") or uuid.uuid4()),
+                    query=str(event.get("query") or ""),
+                    action=search_action(action if isinstance(action, dict) else None),
+                )
+            )
         elif kind == "turn_aborted" and turns:
             turns[-1].status = "interrupted"
         elif kind == "error" and turns:
