@@ -1,7 +1,7 @@
 """Streamed deltas: which events they are, and runs of them merged into one event each.
 
-Used where a flood of deltas is batched (`pump_events`): the TUI's session process before it
-writes a batch, and the TUI before it renders a frame.
+Used where a flood of deltas is batched (`pump_events`): the app-server's thread pump before
+it translates them, and the TUI before it renders a frame.
 """
 
 from __future__ import annotations
