@@ -237,10 +237,20 @@ class ServerConnection:
         `hurry` (the user is waiting, e.g. Ctrl+C in `codex exec`) terminates a stdio
         server's process group at once instead of giving it time to exit on its own.
         """
-        self._hurry = hurry
+        # A server that never came up has no session to leave: it is ended at once (a
+        # server that never answers `initialize` kept `codex exec` ~7 s past its answer).
+        starting = self.status != "ready"
+        self._hurry = hurry or starting
         self._stop.set()
         task = self._task
         if task is None or task.done():
+            return
+        if starting:
+            task.cancel()
+            try:
+                await task
+            except BaseException:  # noqa: BLE001 (cancelled, or already recorded by _run)
+                pass
             return
         try:
             await asyncio.wait_for(asyncio.shield(task), STOP_GRACE_SEC)

@@ -106,3 +106,32 @@ def test_mcp_early_a_missing_command_is_left_for_the_session_to_report(tmp_path:
     config = McpServerConfig(command=str(tmp_path / "no-such-server"))
     asyncio.run(early.start_early({"s": config}, os.environ, str(tmp_path)))
     assert early._started == []
+
+
+def test_mcp_early_server_that_never_answers_is_ended_at_once_on_stop(tmp_path: Path) -> None:
+    # A server that never answers `initialize` has no session to leave: stopping it must not
+    # wait out the grace a ready server gets (it kept `codex exec` ~7 s past its answer).
+    pid_file = tmp_path / "pid"
+    script = (
+        f"import os, time; open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
+    )
+    config = McpServerConfig(command=sys.executable, args=["-c", script])
+
+    async def scenario() -> float:
+        conn = ServerConnection("stuck", config, os.environ, str(tmp_path))
+        conn.start()
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert conn.status == "starting"
+        began = time.monotonic()
+        await conn.stop()
+        return time.monotonic() - began
+
+    took = asyncio.run(scenario())
+    assert took < 2.0  # the grace of a ready server is 5 s
+    pid = int(pid_file.read_text())
+    with pytest.raises(ProcessLookupError):
+        for _ in range(100):  # the child is reaped by the transport; give the kernel a moment
+            os.kill(pid, 0)
+            time.sleep(0.02)
