@@ -1,9 +1,10 @@
 """Load, in a background thread, what a thread's first model request needs.
 
 A server process spends its first `turn/start` importing the HTTP stack (httpcore, h11,
-anyio's sockets: ~150-250 ms) and reading package resources; clients send `initialize` and
-`thread/start` first, and users type, so doing it while the server waits for them takes it
-off the first turn's path to its first delta. Python's import lock makes a request that needs
+anyio's sockets: ~150-250 ms), reading package resources and building what a session loads
+on first use (the output-item validator, the diff tracker, the /undo snapshot's git code);
+clients send `initialize` and `thread/start` first, and users type, so doing it while the
+server waits for them takes it off the first turn's path to its first delta. Python's import lock makes a request that needs
 a module meanwhile wait for this import instead of repeating it.
 """
 
@@ -28,6 +29,13 @@ def _warm() -> None:
         from codex_core.client.model_client import _shared_ssl_context
 
         _shared_ssl_context()
+        # What a thread's first turn loads or builds before its first delta (issue 29): the
+        # output-item validator, the turn's diff tracker, the /undo snapshot's git code.
+        import codex_core.apply_patch.turn_diff  # noqa: F401
+        import codex_core.git_snapshot  # noqa: F401
+        from codex_core.protocol.items import parse_response_item
+
+        parse_response_item({"type": "message", "role": "assistant", "content": []})
     except Exception:  # an optimisation only: the request imports what it needs itself
         log.debug("warm-up failed", exc_info=True)
 
