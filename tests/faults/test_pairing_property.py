@@ -40,7 +40,7 @@ from codex_core.protocol import (
     user_message,
 )
 from codex_core.protocol.pairing import pair_tool_calls
-from codex_core.tools import router
+from codex_core.tools import plan  # the router's update_plan handler calls it on each call
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import RespondToModel, TurnAbortRequested
 from tests.integration.session_harness import Workspace, run_turn, shutdown, start_session
@@ -190,7 +190,7 @@ def test_pairing_property_real_session_pairs_every_request_and_ends_every_turn(
     def crash(ctx: ToolContext, arguments: str) -> str:
         raise RuntimeError("tool bug")
 
-    monkeypatch.setattr(router, "run_update_plan", crash)
+    monkeypatch.setattr(plan, "run_update_plan", crash)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     root = tmp_path_factory.mktemp("property")
     workspace = Workspace(root / "ws", root / "outside")

@@ -9,7 +9,7 @@ import pytest
 
 from codex_core.protocol import ErrorEvent, TaskCompleteEvent
 from codex_core.session import Session
-from codex_core.tools import router
+from codex_core.tools import plan  # the router's update_plan handler calls it on each call
 from codex_core.tools.context import ToolContext
 from codex_core.tools.errors import FatalToolError
 from tests.integration.session_harness import (
@@ -125,7 +125,7 @@ async def test_faults_tool_crash_is_answered_to_the_model(
     def crash(ctx: ToolContext, arguments: str) -> str:
         raise RuntimeError("plan store exploded")
 
-    monkeypatch.setattr(router, "run_update_plan", crash)
+    monkeypatch.setattr(plan, "run_update_plan", crash)
     call = function_call("update_plan", {"plan": []}, call_id="c1")
     output, _ = await one_call_then_answer(model_server, workspace, codex_home, call)
     assert output == "tool update_plan failed: RuntimeError: plan store exploded"
@@ -141,7 +141,7 @@ async def test_faults_fatal_tool_error_ends_the_turn_with_an_error(
     def fatal(ctx: ToolContext, arguments: str) -> str:
         raise FatalToolError("the workspace disappeared")
 
-    monkeypatch.setattr(router, "run_update_plan", fatal)
+    monkeypatch.setattr(plan, "run_update_plan", fatal)
     model_server.add(
         turn(function_call("update_plan", {"plan": []}, call_id="c1"), shell_call(["true"], "c2")),
         turn(message("second turn")),
