@@ -20,7 +20,7 @@ from codex_core.client.errors import (
     RequestFailed,
     StreamDisconnected,
 )
-from codex_core.client.events import ResponseEvent, RetryNotice
+from codex_core.client.events import Completed, ResponseEvent, RetryNotice
 from codex_core.client.failures import (
     final_http_error,
     missing_key_error,
@@ -40,6 +40,8 @@ log = logging.getLogger(__name__)
 
 ORIGINATOR = "codex_cli_py"
 CONNECT_TIMEOUT_S = 30.0
+FINISH_BODY_S = 0.25
+"""How long a completed response's end is waited for before its connection is dropped."""
 # Error bodies are only summarised in one line: never hold more of them than this.
 MAX_ERROR_BODY_BYTES = 64 * 1024
 
@@ -48,6 +50,41 @@ MAX_ERROR_BODY_BYTES = 64 * 1024
 def _shared_ssl_context() -> ssl.SSLContext:
     """httpx's default TLS context, built once: building it costs ~50 ms per client otherwise."""
     return httpx.create_ssl_context()
+
+
+def _new_http_client(secure: bool, transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncClient:
+    return httpx.AsyncClient(
+        transport=transport,
+        # Plain-http providers (Ollama, local servers) skip loading the CA bundle (~100 ms).
+        verify=_shared_ssl_context() if secure else False,
+        timeout=httpx.Timeout(CONNECT_TIMEOUT_S, read=None),
+        follow_redirects=False,
+    )
+
+
+class HttpPool:
+    """The HTTP clients, and so the kept-alive connections, a session's model clients share.
+
+    A model client is made per turn; on a pool of its own each turn would connect (over
+    https: shake hands) again, where the Codex CLI 0.169 keeps one HTTP client. The session
+    closes its pool when it ends.
+    """
+
+    def __init__(self) -> None:
+        self._clients: dict[bool, httpx.AsyncClient] = {}
+
+    def client(self, secure: bool) -> httpx.AsyncClient:
+        """The shared client for https (`secure`) or plain-http providers."""
+        http = self._clients.get(secure)
+        if http is None or http.is_closed:
+            http = self._clients[secure] = _new_http_client(secure, None)
+        return http
+
+    async def aclose(self) -> None:
+        """Close every connection."""
+        clients, self._clients = list(self._clients.values()), {}
+        for http in clients:
+            await http.aclose()
 
 
 @dataclass(frozen=True)
@@ -75,6 +112,7 @@ class ModelClient:
         verbosity: str | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        pool: HttpPool | None = None,
     ) -> None:
         self.provider = provider
         self.model = model
@@ -88,13 +126,13 @@ class ModelClient:
         """Headers of this client's requests on top of the usual ones (a sub-agent's
         `x-openai-subagent`, as the Codex CLI 0.169 sends for reviews)."""
         self._sleep = sleep
-        self._http = httpx.AsyncClient(
-            transport=transport,
-            # Plain-http providers (Ollama, local servers) skip loading the CA bundle (~100 ms).
-            verify=_shared_ssl_context() if self.url.startswith("https:") else False,
-            timeout=httpx.Timeout(CONNECT_TIMEOUT_S, read=None),
-            follow_redirects=False,
-        )
+        secure = self.url.startswith("https:")
+        self._owns_http = pool is None or transport is not None
+        """False on a session's `pool`: its connections stay open for the next turns."""
+        if pool is not None and transport is None:
+            self._http = pool.client(secure)
+        else:
+            self._http = _new_http_client(secure, transport)
 
     @property
     def url(self) -> str:
@@ -160,15 +198,21 @@ class ModelClient:
             log.info("retrying model request %d/%d in %.2fs", attempt, max_retries, delay)
             yield RetryNotice(attempt, max_retries, delay, outcome.reason)
             await self._sleep(delay)
+        body = response.aiter_bytes()
+        completed = False
         try:
-            async for event in self._events(response):
+            async for event in self._events(response, body):
+                completed = isinstance(event, Completed)
                 yield event
         finally:
+            if completed:  # the consumer stops at `Completed`: the body's end is unread
+                await _finish_body(body)
             await response.aclose()
 
     async def aclose(self) -> None:
-        """Close the HTTP connections."""
-        await self._http.aclose()
+        """Close the HTTP connections (a session pool's stay open for its next turns)."""
+        if self._owns_http:
+            await self._http.aclose()
 
     async def _attempt(
         self, request: httpx.Request, retries_done: int
@@ -204,8 +248,10 @@ class ModelClient:
             raise final
         return _RetryableFailure(failure.reason(), failure.retry_after, final)
 
-    async def _events(self, response: httpx.Response) -> AsyncIterator[ResponseEvent]:
-        """Decode the SSE body of a successful response into ResponseEvents."""
+    async def _events(
+        self, response: httpx.Response, chunks: AsyncIterator[bytes]
+    ) -> AsyncIterator[ResponseEvent]:
+        """Decode the SSE body (`chunks`) of a successful response into ResponseEvents."""
         content_type = response.headers.get("content-type", "")
         idle = self.provider.effective_stream_idle_timeout_s
         if content_type and "event-stream" not in content_type.lower():
@@ -217,7 +263,6 @@ class ModelClient:
             else ChatStream(self.provider)
         )
         decoder = SseDecoder()
-        chunks = response.aiter_bytes()
         loop = asyncio.get_running_loop()
         deadline = loop.time() + idle
         while not translator.done:
@@ -269,3 +314,15 @@ async def _read_head_of_body(response: httpx.Response, timeout_s: float) -> byte
     except (TimeoutError, httpx.HTTPError):
         pass
     return b"".join(parts)[:MAX_ERROR_BODY_BYTES]
+
+
+async def _finish_body(chunks: AsyncIterator[bytes]) -> None:
+    """Read the rest of a completed response (the end of its chunked body, normally already
+    here) so that its connection can carry the next request; a server that keeps the body
+    open past `response.completed` is left after `FINISH_BODY_S` (the connection is closed)."""
+    try:
+        async with asyncio.timeout(FINISH_BODY_S):
+            async for _ in chunks:
+                pass
+    except (TimeoutError, httpx.HTTPError):
+        pass

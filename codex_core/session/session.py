@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import uuid
@@ -11,6 +12,7 @@ from typing import TYPE_CHECKING, Any, assert_never
 
 from codex_core import __version__
 from codex_core.client import ModelClient
+from codex_core.client.model_client import HttpPool
 from codex_core.config import Config, create_env
 from codex_core.exec.shell_snapshot import ShellSnapshot
 from codex_core.execpolicy import RuleSet, load_rules
@@ -71,8 +73,10 @@ EPILOGUE_TIMEOUT_S = 5.0
 """How long shutdown waits for a turn that already ended to finish writing its rollout."""
 
 
-def default_client_factory(config: Config, session_id: str, turn: TurnContext) -> ModelClient:
-    """A real model client for the configured provider."""
+def default_client_factory(
+    config: Config, session_id: str, turn: TurnContext, *, pool: HttpPool | None = None
+) -> ModelClient:
+    """A real model client for the configured provider (on `pool`'s connections if given)."""
     from codex_core.auth import load_api_key
     from codex_core.model_family import supports_verbosity, wire_effort
 
@@ -85,6 +89,7 @@ def default_client_factory(config: Config, session_id: str, turn: TurnContext) -
         effort=wire_effort(turn.effort),
         summary=turn.summary,
         verbosity=config.model_verbosity if supports_verbosity(turn.model) else None,
+        pool=pool,
     )
 
 
@@ -106,6 +111,10 @@ class Session(TokenAccounting):
         self.turn = turn
         self.history = history
         self.storage = storage
+        self.http_pool = HttpPool()
+        """The model clients' connections, kept across turns (closed at shutdown)."""
+        if client_factory is default_client_factory:
+            client_factory = functools.partial(default_client_factory, pool=self.http_pool)
         self.client_factory = client_factory
         self._events: asyncio.Queue[Event] = asyncio.Queue()
         self._ops: asyncio.Queue[Submission] = asyncio.Queue()
@@ -416,6 +425,7 @@ class Session(TokenAccounting):
             self.elicitations.cancel_all()
         if self.mcp is not None:
             await self.mcp.aclose(hurry=hurry)
+        await self.http_pool.aclose()
         await self.storage.close()
         self.emit(sub_id, ShutdownCompleteEvent())
 

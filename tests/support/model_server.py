@@ -69,6 +69,8 @@ class RecordedRequest:
     body: Any
     received_at: float = field(default_factory=time.monotonic)
     """`time.monotonic()` when the request arrived (the server runs in the test's process)."""
+    peer: int | None = None
+    """The client's port: requests that came on one kept-alive connection share it."""
 
     @property
     def wire(self) -> Wire | None:
@@ -261,7 +263,8 @@ class ModelServer:
             body = raw.decode("utf-8", errors="replace")
         headers = {k.lower(): v for k, v in handler.headers.items()}
         with self._lock:
-            self.requests.append(RecordedRequest("POST", path, query, headers, body))
+            peer = handler.client_address[1] if handler.client_address else None
+            self.requests.append(RecordedRequest("POST", path, query, headers, body, peer=peer))
             number = len(self.requests)
             wire = _wire_of(path)
             step = self._steps.popleft() if wire is not None and self._steps else None
