@@ -66,8 +66,8 @@ class HttpPool:
     """The HTTP clients, and so the kept-alive connections, a session's model clients share.
 
     A model client is made per turn; on a pool of its own each turn would connect (over
-    https: shake hands) again, where the Codex CLI 0.169 keeps one HTTP client. The session
-    closes its pool when it ends.
+    https: shake hands) again. The session closes its pool when it ends. (codex-rust 0.169
+    opens a connection per request against the scripted server: this goes beyond it.)
     """
 
     def __init__(self) -> None:
