@@ -76,7 +76,9 @@ def _run_without_data(tmp_path: Path, ci: str | None) -> subprocess.CompletedPro
         env["CI"] = ci
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", "-rs", __file__]
-        + ["-k", "scenario"],
+        + ["-k", "scenario"]
+        # plugins this file does not use (hypothesis alone costs ~1.5 s of start-up)
+        + ["-p", "no:hypothesispytest", "-p", "no:syrupy", "-p", "no:textual-snapshot"],
         cwd=Path(__file__).resolve().parents[2],
         env=env,
         capture_output=True,
