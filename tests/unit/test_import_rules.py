@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from pathlib import Path
@@ -68,7 +69,8 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _imports(path: Path, module: str) -> set[str]:
+@functools.cache  # parsed once per worker: five tests walk every module of the packages
+def _imports(path: Path, module: str) -> frozenset[str]:
     """Every module `path` imports, at any depth (TYPE_CHECKING and function bodies too)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     is_package = path.name == "__init__.py"
@@ -86,7 +88,7 @@ def _imports(path: Path, module: str) -> set[str]:
                 target = node.module or ""
             found.add(target)
             found.update(f"{target}.{alias.name}" for alias in node.names)
-    return found
+    return frozenset(found)
 
 
 def import_graph() -> dict[str, set[str]]:
