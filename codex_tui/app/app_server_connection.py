@@ -25,6 +25,27 @@ INITIALIZE = {
 """The handshake, as 0.169's TUI sends it (observed)."""
 
 
+def early_id(method: str) -> str:
+    """The id of `method` when it is written at spawn (`early_requests`)."""
+    return f"{method}-0"
+
+
+def early_requests(thread_id: str | None) -> bytes:
+    """What a local TUI writes to its app-server child as it spawns it, when the thread to
+    open is already known: `initialize`, `initialized` and `thread/start` (or
+    `thread/resume` of `thread_id`), as JSON lines, the same messages `AppServerCore` sends
+    later otherwise. The child answers them as soon as it has loaded, while Textual loads
+    here; `AppServerCore.start_child(early=...)` reads the answers."""
+    method = "thread/start" if thread_id is None else "thread/resume"
+    params = {} if thread_id is None else {"threadId": thread_id}
+    messages = [
+        {"id": early_id("initialize"), "method": "initialize", "params": INITIALIZE},
+        {"method": "initialized"},
+        {"id": early_id(method), "method": method, "params": params},
+    ]
+    return b"".join(json.dumps(message).encode() + b"\n" for message in messages)
+
+
 class ConnectionGone(ConnectionError):
     """The server (or the pipe to it) went away."""
 

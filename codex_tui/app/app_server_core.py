@@ -52,6 +52,7 @@ from codex_tui.app.app_server_connection import (
     INITIALIZE,
     Connection,
     ConnectionGone,
+    early_id,
     handshake,
     merge_deltas,
     open_connection,
@@ -101,6 +102,9 @@ class AppServerCore:
         self._closer: asyncio.Future[None] | None = None
         self._held: list[dict[str, Any]] | None = []
         """Server messages that came before the thread was opened (None once it is)."""
+        self._early: str | None = None
+        """The thread method written at spawn (`thread/start` or `thread/resume`) until its
+        answer is read."""
         self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
@@ -116,8 +120,12 @@ class AppServerCore:
         return core
 
     @classmethod
-    async def start_child(cls, process: subprocess.Popen[bytes], log_path: str) -> AppServerCore:
-        """Shake hands with a `codex app-server` child on its stdio (`app_server_process`).
+    async def start_child(
+        cls, process: subprocess.Popen[bytes], log_path: str, early: str | None = None
+    ) -> AppServerCore:
+        """Shake hands with a `codex app-server` child on its stdio (`app_server_process`);
+        `early`: the handshake and this thread method (`thread/start` or `thread/resume`)
+        were written at spawn (`early_requests`), only their answers are read here.
 
         Raises:
             RemoteError: The child exited or refused the handshake.
@@ -127,7 +135,13 @@ class AppServerCore:
         connection = StdioConnection(process, log_path)
         await connection.open()
         core = cls(connection, None)
+        core._early = early
         try:
+            if early is not None:  # both answers may come before either is read
+                for method in ("initialize", early):
+                    core._answers[early_id(method)] = asyncio.get_running_loop().create_future()
+                await core._result(early_id("initialize"), "initialize", CALL_TIMEOUT)
+                return core
             await core.call("initialize", INITIALIZE)
             await core._send({"method": "initialized"})
         except RemoteError:
@@ -145,7 +159,11 @@ class AppServerCore:
             RemoteError: The server refused.
         """
         params = dict(overrides or {})
-        if thread_id is None:
+        method = "thread/start" if thread_id is None else "thread/resume"
+        if self._early == method and not params:  # written at spawn with the handshake
+            self._early = None
+            response = await self._result(early_id(method), method, CALL_TIMEOUT)
+        elif thread_id is None:
             response = await self.call("thread/start", params)
         else:
             response = await self.call("thread/resume", {**params, "threadId": thread_id})
@@ -189,10 +207,23 @@ class AppServerCore:
             except TimeoutError:
                 raise RemoteError(self._gone()) from None
         request_id = f"{method}-{next(self._ids)}"
-        answer: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._answers[request_id] = answer
+        return await self._result(request_id, method, timeout, params)
+
+    async def _result(
+        self, request_id: str, method: str, timeout: float, params: Any = None
+    ) -> Any:
+        """The result of request `request_id`, sent now with `params` (or before, if None).
+
+        Raises:
+            RpcFailure: The server answered with an error.
+            RemoteError: No answer (the connection closed, or the timeout passed).
+        """
+        answer = self._answers.get(request_id)  # an early request's, waiting since the start
+        if answer is None:
+            answer = self._answers[request_id] = asyncio.get_running_loop().create_future()
         try:
-            await self._send({"id": request_id, "method": method, "params": params})
+            if params is not None:
+                await self._send({"id": request_id, "method": method, "params": params})
             message = await asyncio.wait_for(answer, timeout)
         except TimeoutError:
             raise RemoteError(f"{method}: no answer within {timeout:.0f} s") from None

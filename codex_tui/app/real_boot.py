@@ -63,6 +63,8 @@ class RealBoot:
         self.log_name = log_name
         self.spare: subprocess.Popen[bytes] | None = None
         """An app-server child spawned ahead of need (`prepare_session`), used by `start`."""
+        self.early: tuple[str, str | None] | None = None
+        """The spare's thread, asked for at spawn (`open_early`): its method and id."""
 
     def trust_request(self) -> TrustRequest | None:
         """Ask only when nothing is recorded and no flag chose the policies."""
@@ -140,19 +142,17 @@ class RealBoot:
         from codex_tui.app.app_server_core import AppServerCore
         from codex_tui.app.app_server_process import spawn_app_server
 
-        thread_id = None
-        if resume_path is not None:
-            from codex_core.rollout.head import read_head
-
-            head = read_head(str(resume_path))
-            if head.session_id is None:
-                raise LookupError(f"{shorten_path(str(resume_path))}: {head.problem}")
-            thread_id = head.session_id
+        thread_id = _thread_id(resume_path)
+        method = "thread/start" if thread_id is None else "thread/resume"
+        early, self.early = self.early, None
+        if early is not None and early != (method, thread_id):  # another thread was asked for
+            self.release_spare()
+            early = None
         spare, self.spare = self.spare, None
         if spare is None or spare.poll() is not None:
-            spare = spawn_app_server(self.setup())
+            spare, early = spawn_app_server(self.setup()), None
         log_path = shorten_path(str(self.config.codex_home / "log" / self.log_name))
-        core = await AppServerCore.start_child(spare, log_path)
+        core = await AppServerCore.start_child(spare, log_path, early[0] if early else None)
         await core.open_child_thread(thread_id)
         return core
 
@@ -161,6 +161,32 @@ class RealBoot:
         from codex_core.servers.app_server.local import flags_to_json
 
         return {"config": list(self.cli_overrides), "flags": flags_to_json(self.overrides)}
+
+    def open_early(self, resume_path: Path | None) -> None:
+        """Spawn the app-server child and ask it at once for the session the app opens first
+        (new, or `resume_path`), so it is created while Textual loads; not when a question
+        comes first (trust, an API key), whose answer changes the config."""
+        if self.spare is not None or self.trust_request() is not None:
+            return
+        if self.key_request() is not None:
+            return
+        from codex_tui.app.app_server_connection import early_requests
+        from codex_tui.app.app_server_process import AppServerProcessError, spawn_app_server
+
+        try:
+            thread_id = _thread_id(resume_path)
+            spare = spawn_app_server(self.setup())
+        except (LookupError, AppServerProcessError) as err:
+            log.warning("%s", err)  # `start` tries again and reports the failure
+            return
+        self.spare = spare
+        try:
+            assert spare.stdin is not None
+            spare.stdin.write(early_requests(thread_id))  # a few hundred bytes: never blocks
+            spare.stdin.flush()
+        except OSError:  # the child is gone: `start` spawns another
+            return
+        self.early = ("thread/start" if thread_id is None else "thread/resume", thread_id)
 
     def prepare_session(self) -> None:
         """Spawn an app-server child now (it loads the core meanwhile), unless one waits."""
@@ -175,6 +201,22 @@ class RealBoot:
     def release_spare(self) -> None:
         """Let an unused early app-server child end: it exits at end of input, once it has
         loaded (not waited for: leaving is not delayed by it)."""
-        spare, self.spare = self.spare, None
+        spare, self.spare, self.early = self.spare, None, None
         if spare is not None and spare.stdin is not None:
             spare.stdin.close()
+
+
+def _thread_id(resume_path: Path | None) -> str | None:
+    """The id of the session recorded at `resume_path` (None: a new one).
+
+    Raises:
+        LookupError: `resume_path` is not a Codex session.
+    """
+    if resume_path is None:
+        return None
+    from codex_core.rollout.head import read_head
+
+    head = read_head(str(resume_path))
+    if head.session_id is None:
+        raise LookupError(f"{shorten_path(str(resume_path))}: {head.problem}")
+    return head.session_id

@@ -154,6 +154,8 @@ def _run(
         from codex_tui.app.real_boot import RealBoot
 
         boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE)
+        if resume != "picker":  # the session is known: the child creates it while Textual loads
+            boot.open_early(resume_path)
     boot.prepare_session()  # the core loads in its process while Textual loads here
     # A key's echo waits for Textual's next frame, at most 60 a second by default; frames are
     # only drawn when something changed, so 120 shortens the wait for free (measured: echo

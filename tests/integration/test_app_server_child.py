@@ -23,6 +23,7 @@ from codex_core.protocol import (
     UserInputOp,
 )
 from codex_core.servers.app_server.remote import RemoteError
+from codex_tui.app.app_server_connection import early_requests
 from codex_tui.app.app_server_core import AppServerCore
 from codex_tui.app.app_server_process import spawn_app_server
 from tests.integration.session_harness import provider_overrides
@@ -42,9 +43,18 @@ def _setup(server: ModelServer) -> dict[str, object]:
     return {"config": provider_overrides(server), "flags": flags}
 
 
-async def _started(server: ModelServer, resume: str | None = None) -> AppServerCore:
+async def _started(
+    server: ModelServer, resume: str | None = None, early: bool = False
+) -> AppServerCore:
     process = spawn_app_server(_setup(server))
-    core = await asyncio.wait_for(AppServerCore.start_child(process, "the log"), WAIT)
+    method = None
+    if early:  # as the TUI does when the thread is known at spawn (`RealBoot.open_early`)
+        assert process.stdin is not None
+        process.stdin.write(early_requests(resume))
+        process.stdin.flush()
+        method = "thread/start" if resume is None else "thread/resume"
+    start = AppServerCore.start_child(process, "the log", method)
+    core = await asyncio.wait_for(start, WAIT)
     await asyncio.wait_for(core.open_child_thread(resume), WAIT)
     return core
 
@@ -61,15 +71,20 @@ def _process(core: AppServerCore) -> subprocess.Popen[bytes]:
     return process
 
 
+@pytest.mark.parametrize("early", [False, True], ids=["asked-later", "asked-at-spawn"])
 def test_app_server_child_streams_a_turn_and_ends_when_left(
-    model_server: ModelServer, codex_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    model_server: ModelServer,
+    codex_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    early: bool,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     words = [f"w{i} " for i in range(2000)]
     model_server.add(turn(message("".join(words), chunks=words), usage=usage(input=5, output=5)))
 
     async def run() -> tuple[list[EventMsg], list[EventMsg], int | None]:
-        core = await _started(model_server)
+        core = await _started(model_server, early=early)
         first = await _until(core, "session_configured")
         assert await core.submit(UserInputOp(items=[TextInput(text="go")])) != ""
         events = await _until(core, "task_complete")
@@ -91,14 +106,19 @@ def test_app_server_child_streams_a_turn_and_ends_when_left(
     assert '"source":"cli"' in recorded[0].read_text().splitlines()[0].replace(" ", "")
 
 
+@pytest.mark.parametrize("early", [False, True], ids=["asked-later", "asked-at-spawn"])
 def test_app_server_child_resuming_an_unknown_thread_says_why_in_one_line(
-    model_server: ModelServer, codex_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    model_server: ModelServer,
+    codex_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    early: bool,
 ) -> None:
     monkeypatch.chdir(tmp_path)
 
     async def run() -> str:
         with pytest.raises(RemoteError) as caught:
-            await _started(model_server, resume="0199a213-81c0-7800-8aa1-bbab2a035a53")
+            await _started(model_server, "0199a213-81c0-7800-8aa1-bbab2a035a53", early)
         return str(caught.value)
 
     assert asyncio.run(run()) == (
