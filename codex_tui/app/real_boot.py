@@ -55,14 +55,16 @@ class RealBoot:
         cli_overrides: list[str],
         config: Config,
         log_name: str = "codex-tui.log",
+        spare: subprocess.Popen[bytes] | None = None,
     ) -> None:
         self.overrides = overrides
         self.cli_overrides = cli_overrides
         self.config = config
         self.project, self.is_git_repo = project_root(config.cwd)
         self.log_name = log_name
-        self.spare: subprocess.Popen[bytes] | None = None
-        """An app-server child spawned ahead of need (`prepare_session`), used by `start`."""
+        self.spare = spare
+        """An app-server child spawned ahead of need (at launch, `prepare_session`), used by
+        `start`."""
         self.early: tuple[str, str | None] | None = None
         """The spare's thread, asked for at spawn (`open_early`): its method and id."""
 
@@ -166,7 +168,7 @@ class RealBoot:
         """Spawn the app-server child and ask it at once for the session the app opens first
         (new, or `resume_path`), so it is created while Textual loads; not when a question
         comes first (trust, an API key), whose answer changes the config."""
-        if self.spare is not None or self.trust_request() is not None:
+        if self.early is not None or self.trust_request() is not None:
             return
         if self.key_request() is not None:
             return
@@ -175,7 +177,9 @@ class RealBoot:
 
         try:
             thread_id = _thread_id(resume_path)
-            spare = spawn_app_server(self.setup())
+            spare = self.spare
+            if spare is None or spare.poll() is not None:
+                spare = spawn_app_server(self.setup())
         except (LookupError, AppServerProcessError) as err:
             log.warning("%s", err)  # `start` tries again and reports the failure
             return

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Literal
 from codex_tui.cli.first_frame import FirstFrame
 
 if TYPE_CHECKING:
+    from subprocess import Popen
+
     from codex_core.config import Config, ConfigOverrides
     from codex_core.servers.app_server.remote import RemoteAddress
     from codex_tui.app.codex_app import ExitSummary
@@ -94,6 +96,19 @@ def run_tui(
             frame.close()
 
 
+def _spawn_child(overrides: ConfigOverrides, cli_overrides: list[str]) -> Popen[bytes] | None:
+    """A `codex app-server` child for the local session, or None if it cannot be started
+    (`RealBoot.start` tries again and says why)."""
+    from codex_core.servers.app_server.local import flags_to_json
+    from codex_tui.app.app_server_process import AppServerProcessError, spawn_app_server
+
+    setup = {"config": list(cli_overrides), "flags": flags_to_json(overrides)}
+    try:
+        return spawn_app_server(setup)
+    except AppServerProcessError:
+        return None
+
+
 def _run(
     frame: FirstFrame | None,
     overrides: ConfigOverrides,
@@ -110,10 +125,15 @@ def _run(
     # What start-up loads lives as long as the process: collecting while it loads (~100 ms
     # with Textual) only walks it; it is frozen once loaded (below).
     gc.disable()
+    # The local session's app-server child starts first: it loads while the config and
+    # Textual load here (its setup is the command line alone).
+    spare = _spawn_child(overrides, cli_overrides) if attach is None else None
     from codex_core import __version__
     from codex_core.config import ConfigError, load_config
 
     def fail(message: str) -> int:
+        if spare is not None and spare.stdin is not None:
+            spare.stdin.close()  # it ends at end of input
         if frame is not None:
             frame.close()  # the message belongs on the user's screen, not the frame's
         print(f"codex: {message}", file=sys.stderr)
@@ -153,7 +173,7 @@ def _run(
     if attach is None:
         from codex_tui.app.real_boot import RealBoot
 
-        boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE)
+        boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE, spare)
         if resume != "picker":  # the session is known: the child creates it while Textual loads
             boot.open_early(resume_path)
     boot.prepare_session()  # the core loads in its process while Textual loads here
