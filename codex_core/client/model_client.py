@@ -205,9 +205,11 @@ class ModelClient:
                 completed = isinstance(event, Completed)
                 yield event
         finally:
-            if completed:  # the consumer stops at `Completed`: the body's end is unread
-                await _finish_body(body)
-            await response.aclose()
+            try:
+                if completed:  # the consumer stops at `Completed`: the body's end is unread
+                    await _finish_body(body)
+            finally:  # also when cancelled meanwhile
+                await response.aclose()
 
     async def aclose(self) -> None:
         """Close the HTTP connections (a session pool's stay open for its next turns)."""
