@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, assert_never
 
 from codex_core import __version__
-from codex_core.client import ModelClient
 from codex_core.client.model_client import HttpPool
 from codex_core.config import Config, create_env
 from codex_core.exec.shell_snapshot import ShellSnapshot
@@ -52,6 +51,7 @@ from codex_core.protocol import (
 from codex_core.session.approvals import PendingApprovals
 from codex_core.session.background_terminals import handle_background_terminal_op
 from codex_core.session.host import ClientFactory
+from codex_core.session.model_clients import default_client_factory, start_mcp_servers
 from codex_core.session.op_handlers import list_mcp_tools, remember_prefix, undo_last_turn
 from codex_core.session.skills_context import SessionSkills
 from codex_core.session.storage import SessionStorage
@@ -71,26 +71,6 @@ log = logging.getLogger(__name__)
 
 EPILOGUE_TIMEOUT_S = 5.0
 """How long shutdown waits for a turn that already ended to finish writing its rollout."""
-
-
-def default_client_factory(
-    config: Config, session_id: str, turn: TurnContext, *, pool: HttpPool | None = None
-) -> ModelClient:
-    """A real model client for the configured provider (on `pool`'s connections if given)."""
-    from codex_core.auth import load_api_key
-    from codex_core.model_family import supports_verbosity, wire_effort
-
-    return ModelClient(
-        config.model_provider,
-        turn.model,
-        provider_id=config.model_provider_id,
-        session_id=session_id,
-        api_key=load_api_key(config.codex_home, config.model_provider),
-        effort=wire_effort(turn.effort),
-        summary=turn.summary,
-        verbosity=config.model_verbosity if supports_verbosity(turn.model) else None,
-        pool=pool,
-    )
 
 
 class Session(TokenAccounting):
@@ -216,23 +196,13 @@ class Session(TokenAccounting):
         self._loop_task = asyncio.get_running_loop().create_task(self._submission_loop())
 
     def _start_mcp(self) -> None:
-        """Start the configured MCP servers in the background (the SDK loads only if any)."""
-        if not any(server.enabled for server in self.config.mcp_servers.values()):
-            return
-        import os
-
-        from codex_core.mcp.elicitation import PendingElicitations
-        from codex_core.mcp.manager import McpConnectionManager
-
-        self.elicitations = PendingElicitations(self._emit_elicitation)
-        self.mcp = McpConnectionManager(
-            self.config.mcp_servers,
-            environ=os.environ,
-            cwd=str(self.config.cwd),
-            on_failure=lambda _name, text: self.emit("0", WarningEvent(message=text)),
-            elicit=self.elicitations.ask,
+        started = start_mcp_servers(
+            self.config,
+            on_failure=lambda text: self.emit("0", WarningEvent(message=text)),
+            emit_elicitation=self._emit_elicitation,
         )
-        self.mcp.start()
+        if started is not None:
+            self.elicitations, self.mcp = started
 
     def _emit_elicitation(self, msg: EventMsg) -> None:
         """A server's question, tied to the running turn when there is one."""

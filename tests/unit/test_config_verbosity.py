@@ -9,7 +9,7 @@ from codex_core.client.responses import responses_body
 from codex_core.config import ConfigOverrides, load_config
 from codex_core.model_family import supports_verbosity
 from codex_core.protocol import user_message
-from codex_core.session.session import default_client_factory
+from codex_core.session.model_clients import default_client_factory
 from codex_core.turn_context import TurnContext
 
 
