@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 import platform
-from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
-
-from pydantic import BaseModel
 
 from codex_core import __version__
 from codex_core.frontend.sessions import thread_names_by_id
@@ -16,27 +12,10 @@ from codex_core.protocol import (
     InterruptOp,
     UserTurnOp,
 )
-from codex_core.servers.app_server import extensions
-from codex_core.servers.app_server import goal_methods as goals
-from codex_core.servers.app_server import model_goals as g
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
-from codex_core.servers.app_server import thread_admin as admin
-from codex_core.servers.app_server.config_read import (
-    ConfigReadParams,
-    ConfigRequirementsReadParams,
-    config_read,
-    config_requirements_read,
-)
 from codex_core.servers.app_server.context import ServerContext
-from codex_core.servers.app_server.model_admin import (
-    CancelLoginAccountParams,
-    GetAccountParams,
-    LoginAccountParams,
-    ThreadSetNameParams,
-    TurnSteerParams,
-)
-from codex_core.servers.app_server.model_extensions import HooksListParams, SkillsListParams
+from codex_core.servers.app_server.method_table import Entry, Loader, MethodTable
 from codex_core.servers.app_server.model_thread import sandbox_from_wire
 from codex_core.servers.app_server.persisted import thread_from_rollout, thread_from_summary
 from codex_core.servers.app_server.queue_methods import QUEUE_METHODS
@@ -50,7 +29,7 @@ from codex_core.servers.app_server.threads import (
 from codex_core.servers.app_server.translate import Translator
 from codex_core.servers.app_server.tui_methods import TUI_METHODS
 from codex_core.servers.app_server.user_input import core_input
-from codex_core.servers.app_server.wire import ParamsModel, RpcError, invalid_request
+from codex_core.servers.app_server.wire import RpcError, invalid_request
 
 DEFAULT_PAGE_SIZE = 25
 
@@ -285,37 +264,83 @@ async def fuzzy_file_search(
     return m.FuzzyFileSearchResponse(files=files)
 
 
-Handler = Callable[[ServerContext, Any], Awaitable[BaseModel]]
-METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
-    "initialize": (m.InitializeParams, initialize),
-    "thread/start": (m.ThreadStartParams, thread_start),
-    "thread/resume": (m.ThreadResumeParams, thread_resume),
-    "thread/fork": (m.ThreadForkParams, thread_fork),
-    "thread/list": (m.ThreadListParams, thread_list),
-    "thread/read": (m.ThreadReadParams, thread_read),
-    "thread/archive": (m.ThreadIdParams, thread_archive),
-    "thread/unarchive": (m.ThreadIdParams, admin.thread_unarchive),
-    "thread/name/set": (ThreadSetNameParams, admin.thread_set_name),
-    "thread/compact/start": (m.ThreadIdParams, thread_compact),
-    "thread/goal/get": (g.ThreadGoalGetParams, goals.thread_goal_get),
-    "thread/goal/set": (g.ThreadGoalSetParams, goals.thread_goal_set),
-    "thread/goal/clear": (g.ThreadGoalClearParams, goals.thread_goal_clear),
-    "turn/start": (m.TurnStartParams, turn_start),
-    "turn/interrupt": (m.TurnInterruptParams, turn_interrupt),
-    "turn/steer": (TurnSteerParams, admin.turn_steer),
-    "model/list": (m.ModelListParams, model_list),
-    "fuzzyFileSearch": (m.FuzzyFileSearchParams, fuzzy_file_search),
-    "config/read": (ConfigReadParams, config_read),
-    "configRequirements/read": (ConfigRequirementsReadParams, config_requirements_read),
-    "account/read": (GetAccountParams, admin.account_read),
-    "account/logout": (GetAccountParams, admin.account_logout),
-    "account/login/start": (LoginAccountParams, admin.account_login_start),
-    "account/login/cancel": (CancelLoginAccountParams, admin.account_login_cancel),
-    "hooks/list": (HooksListParams, extensions.hooks_list),
-    "skills/list": (SkillsListParams, extensions.skills_list),
-}
-"""The methods this server implements, in the order `generate-json-schema` lists them."""
+def _admin() -> dict[str, Entry]:
+    from codex_core.servers.app_server import model_admin as a
+    from codex_core.servers.app_server import thread_admin as admin
 
-SERVED: dict[str, tuple[type[ParamsModel], Handler]] = {**METHODS, **QUEUE_METHODS, **TUI_METHODS}
+    return {
+        "thread/unarchive": (m.ThreadIdParams, admin.thread_unarchive),
+        "thread/name/set": (a.ThreadSetNameParams, admin.thread_set_name),
+        "turn/steer": (a.TurnSteerParams, admin.turn_steer),
+        "account/read": (a.GetAccountParams, admin.account_read),
+        "account/logout": (a.GetAccountParams, admin.account_logout),
+        "account/login/start": (a.LoginAccountParams, admin.account_login_start),
+        "account/login/cancel": (a.CancelLoginAccountParams, admin.account_login_cancel),
+    }
+
+
+def _goals() -> dict[str, Entry]:
+    from codex_core.servers.app_server import goal_methods as goals
+    from codex_core.servers.app_server import model_goals as g
+
+    return {
+        "thread/goal/get": (g.ThreadGoalGetParams, goals.thread_goal_get),
+        "thread/goal/set": (g.ThreadGoalSetParams, goals.thread_goal_set),
+        "thread/goal/clear": (g.ThreadGoalClearParams, goals.thread_goal_clear),
+    }
+
+
+def _config_read() -> dict[str, Entry]:
+    from codex_core.servers.app_server import config_read as c
+
+    return {
+        "config/read": (c.ConfigReadParams, c.config_read),
+        "configRequirements/read": (c.ConfigRequirementsReadParams, c.config_requirements_read),
+    }
+
+
+def _extensions() -> dict[str, Entry]:
+    from codex_core.servers.app_server import extensions
+    from codex_core.servers.app_server import model_extensions as x
+
+    return {
+        "hooks/list": (x.HooksListParams, extensions.hooks_list),
+        "skills/list": (x.SkillsListParams, extensions.skills_list),
+    }
+
+
+_TABLE: list[tuple[str, Entry | Loader]] = [
+    ("initialize", (m.InitializeParams, initialize)),
+    ("thread/start", (m.ThreadStartParams, thread_start)),
+    ("thread/resume", (m.ThreadResumeParams, thread_resume)),
+    ("thread/fork", (m.ThreadForkParams, thread_fork)),
+    ("thread/list", (m.ThreadListParams, thread_list)),
+    ("thread/read", (m.ThreadReadParams, thread_read)),
+    ("thread/archive", (m.ThreadIdParams, thread_archive)),
+    ("thread/unarchive", _admin),
+    ("thread/name/set", _admin),
+    ("thread/compact/start", (m.ThreadIdParams, thread_compact)),
+    ("thread/goal/get", _goals),
+    ("thread/goal/set", _goals),
+    ("thread/goal/clear", _goals),
+    ("turn/start", (m.TurnStartParams, turn_start)),
+    ("turn/interrupt", (m.TurnInterruptParams, turn_interrupt)),
+    ("turn/steer", _admin),
+    ("model/list", (m.ModelListParams, model_list)),
+    ("fuzzyFileSearch", (m.FuzzyFileSearchParams, fuzzy_file_search)),
+    ("config/read", _config_read),
+    ("configRequirements/read", _config_read),
+    ("account/read", _admin),
+    ("account/logout", _admin),
+    ("account/login/start", _admin),
+    ("account/login/cancel", _admin),
+    ("hooks/list", _extensions),
+    ("skills/list", _extensions),
+]
+METHODS = MethodTable(_TABLE)
+"""The methods this server implements, in the order `generate-json-schema` lists them (the
+rarely called ones load their modules on first call)."""
+
+SERVED = MethodTable([*_TABLE, *QUEUE_METHODS.items(), *TUI_METHODS.items()])
 """What a connection answers: METHODS, the experimental ones and those the TUI needs (left
 out of the schema)."""

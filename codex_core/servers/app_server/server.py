@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -55,7 +55,7 @@ class AppServer:
         self,
         cli_overrides: list[str],
         write: Writer,
-        methods: dict[str, tuple[type[ParamsModel], Handler]],
+        methods: Mapping[str, tuple[type[ParamsModel], Handler]],
         hub: ThreadHub | None = None,
         flags: ConfigOverrides | None = None,
     ) -> None:
