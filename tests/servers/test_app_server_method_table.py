@@ -1,0 +1,39 @@
+"""The app-server's request table: the rarely called methods' modules are not imported
+before a server answers its first request, and load on first lookup in the table's order."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+LAZY = [
+    "codex_core.servers.app_server.goal_methods",
+    "codex_core.servers.app_server.thread_admin",
+    "codex_core.servers.app_server.config_read",
+    "codex_core.servers.app_server.extensions",
+]
+
+
+def test_the_stdio_server_does_not_import_rarely_called_methods_before_its_first_request() -> None:
+    script = (
+        "import json, sys\n"
+        "from codex_core.servers.app_server.transport import serve_stdio\n"
+        f"print(json.dumps([name for name in {LAZY!r} if name in sys.modules]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert json.loads(out.stdout) == []
+
+
+def test_a_lazy_entry_loads_on_lookup_and_keeps_its_place() -> None:
+    from codex_core.servers.app_server.handlers import METHODS, SERVED
+    from codex_core.servers.app_server.model_goals import ThreadGoalGetParams
+
+    names = list(METHODS)
+    params, handler = METHODS["thread/goal/get"]
+    assert params is ThreadGoalGetParams and callable(handler)
+    assert list(METHODS) == names  # loading kept the order
+    assert SERVED["account/read"][0].__name__ == "GetAccountParams"
+    assert "thread/queue/add" in SERVED and "thread/queue/add" not in METHODS
