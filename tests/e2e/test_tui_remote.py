@@ -83,6 +83,29 @@ def _start(
     return server
 
 
+def _start_with_token(
+    servers: list[ServerProcess],
+    model_server: ModelServer,
+    home: Path,
+    cwd: Path,
+    tmp_path: Path,
+) -> ServerProcess:
+    """A server on a websocket of 127.0.0.1 that wants `TOKEN` (capability-token auth)."""
+    token_file = tmp_path / "token"
+    token_file.write_text(TOKEN)
+    return _start(
+        servers,
+        model_server,
+        home,
+        cwd,
+        "ws://127.0.0.1:0",
+        "--ws-auth",
+        "capability-token",
+        "--ws-token-file",
+        str(token_file),
+    )
+
+
 def _tui(codex_bin: Path, args: list[str], cwd: Path) -> Terminal:
     os.environ[TOKEN_ENV] = TOKEN
     return spawn(codex_bin, args, cwd)
@@ -97,8 +120,6 @@ def test_tui_remote_ws_token_stream_approve_deny_interrupt_resume(
     server_cwd: Path,
     servers: list[ServerProcess],
 ) -> None:
-    token_file = tmp_path / "token"
-    token_file.write_text(TOKEN)
     model_server.add(
         turn(message("Hello from the server side.")),
         turn(_escalated("echo yes > approved.txt", "c1")),
@@ -108,17 +129,7 @@ def test_tui_remote_ws_token_stream_approve_deny_interrupt_resume(
         slow(turn(message(" ".join(f"word{i}" for i in range(200)))), 0.05),
         turn(message("Back again.")),
     )
-    server = _start(
-        servers,
-        model_server,
-        server_home,
-        server_cwd,
-        "ws://127.0.0.1:0",
-        "--ws-auth",
-        "capability-token",
-        "--ws-token-file",
-        str(token_file),
-    )
+    server = _start_with_token(servers, model_server, server_home, server_cwd, tmp_path)
     local = tmp_path / "local"
     local.mkdir()
     remote = ["--remote", server.url, "--remote-auth-token-env", TOKEN_ENV]
@@ -218,19 +229,7 @@ def test_tui_remote_bad_token_is_refused_in_one_line(
     server_cwd: Path,
     servers: list[ServerProcess],
 ) -> None:
-    token_file = tmp_path / "token"
-    token_file.write_text(TOKEN)
-    server = _start(
-        servers,
-        model_server,
-        server_home,
-        server_cwd,
-        "ws://127.0.0.1:0",
-        "--ws-auth",
-        "capability-token",
-        "--ws-token-file",
-        str(token_file),
-    )
+    server = _start_with_token(servers, model_server, server_home, server_cwd, tmp_path)
     os.environ["CODEX_TEST_WRONG_TOKEN"] = "not-the-token"
     term = spawn(
         codex_bin,

@@ -12,7 +12,14 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.test_tui_commands import send_line
-from tests.e2e.test_tui_remote import TOKEN_ENV, _start, _tui, server_cwd, server_home, servers
+from tests.e2e.test_tui_remote import (
+    TOKEN_ENV,
+    _start_with_token,
+    _tui,
+    server_cwd,
+    server_home,
+    servers,
+)
 from tests.e2e.test_tui_review import FINDINGS
 from tests.servers.ws_client import ServerProcess
 from tests.support.model_server import ModelServer
@@ -51,19 +58,7 @@ def test_tui_remote_undo_mcp_ps_stop_review_and_history(
         turn(message("Changed the notes."), usage=usage(input=100, output=5)),
         turn(message(json.dumps(FINDINGS))),
     )
-    token_file = tmp_path / "token"
-    token_file.write_text("remote-tui-token-42")
-    server = _start(
-        servers,
-        model_server,
-        server_home,
-        server_cwd,
-        "ws://127.0.0.1:0",
-        "--ws-auth",
-        "capability-token",
-        "--ws-token-file",
-        str(token_file),
-    )
+    server = _start_with_token(servers, model_server, server_home, server_cwd, tmp_path)
     local = tmp_path / "local"
     local.mkdir()
     flags = ["-a", "never", "-s", "danger-full-access"]
