@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import in_ci
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -25,5 +28,8 @@ def test_lint_ruff_clean() -> None:
 
 
 def test_lint_mypy_strict_clean() -> None:
-    done = run("mypy", "--cache-dir", str(ROOT / ".mypy_cache"))
+    # CI runs on a clean clone that is thrown away: a cache it wrote would never be read,
+    # and writing it costs ~20% of the cold check's CPU
+    cache = os.devnull if in_ci() else str(ROOT / ".mypy_cache")
+    done = run("mypy", "--cache-dir", cache)
     assert done.returncode == 0, done.stdout[-4000:]
