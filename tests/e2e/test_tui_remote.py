@@ -106,6 +106,14 @@ def _start_with_token(
     )
 
 
+def _quit(term: Terminal) -> str:
+    """Ctrl+C twice, as a user leaves; the rest of the TUI's output."""
+    term.child.send("\x03")
+    term.wait_for("again to quit")
+    term.child.send("\x03")
+    return term.rest()
+
+
 def _tui(codex_bin: Path, args: list[str], cwd: Path) -> Terminal:
     os.environ[TOKEN_ENV] = TOKEN
     return spawn(codex_bin, args, cwd)
@@ -161,10 +169,7 @@ def test_tui_remote_ws_token_stream_approve_deny_interrupt_resume(
     term.wait_for("word3")
     term.child.send("\x1b")  # interrupt
     term.wait_for("Interrupted")
-    term.child.send("\x03")
-    term.wait_for("again to quit")
-    term.child.send("\x03")
-    tail = term.rest()
+    tail = _quit(term)
     found = re.search(r"run codex --remote ws://\S+ resume ([0-9a-f-]{36})", tail)
     assert found, tail[-1500:]
     thread_id = found.group(1)
@@ -175,10 +180,7 @@ def test_tui_remote_ws_token_stream_approve_deny_interrupt_resume(
     term.wait_for("Hello from the server side.")  # the thread's past
     term.child.send("once more\r")
     term.wait_for("Back again.")
-    term.child.send("\x03")
-    term.wait_for("again to quit")
-    term.child.send("\x03")
-    term.rest()
+    _quit(term)
 
 
 def _wait_path(path: Path, timeout: float = 30) -> None:
@@ -213,10 +215,7 @@ def test_tui_remote_unix_socket_stream_and_approve(
     term.child.send("y")
     term.wait_for("Done over the unix socket.")
     assert (server_cwd / "unix.txt").read_text() == "unix\n"
-    term.child.send("\x03")
-    term.wait_for("again to quit")
-    term.child.send("\x03")
-    term.rest()
+    _quit(term)
     term.child.close()
     assert term.child.exitstatus == 0
 
@@ -299,10 +298,7 @@ def test_tui_remote_server_killed_mid_turn_reconnects(
 
     again.kill()
     term.wait_for("Reconnecting to server…")
-    term.child.send("\x03")
-    term.wait_for("again to quit")
-    term.child.send("\x03")
-    tail = term.rest()
+    tail = _quit(term)
     term.child.close()
     assert term.child.exitstatus == 0, tail[-1500:]
     assert "Traceback" not in tail
@@ -346,10 +342,7 @@ def test_tui_remote_two_clients_sdk_answers_and_the_prompt_closes(
     assert (server_cwd / "both.txt").read_text() == "both\n"
     sdk.notification("turn/completed")
     sdk.close()
-    term.child.send("\x03")
-    term.wait_for("again to quit")
-    term.child.send("\x03")
-    term.rest()
+    _quit(term)
 
 
 def test_tui_remote_resume_picker_lists_the_servers_threads(
@@ -366,10 +359,7 @@ def test_tui_remote_resume_picker_lists_the_servers_threads(
     term.wait_for("Ask Codex to do anything")
     term.child.send("a thread on the server\r")
     term.wait_for("Stored on the server.")
-    term.child.send("\x03")
-    term.wait_for("again to quit")
-    term.child.send("\x03")
-    term.rest()
+    _quit(term)
 
     term = _tui(codex_bin, ["--remote", server.url, "resume"], tmp_path)
     term.wait_for("Resume a previous session")
@@ -378,10 +368,7 @@ def test_tui_remote_resume_picker_lists_the_servers_threads(
     term.wait_for("Stored on the server.")
     term.child.send("and again\r")
     term.wait_for("Picked and resumed.")
-    term.child.send("\x03")
-    term.wait_for("again to quit")
-    term.child.send("\x03")
-    term.rest()
+    _quit(term)
 
 
 def test_tui_remote_fork_copies_the_thread_on_the_server(
@@ -405,10 +392,7 @@ def test_tui_remote_fork_copies_the_thread_on_the_server(
     term.forget()
     term.child.send("in the copy\r")
     term.wait_for("In the fork.")
-    term.child.send("\x03")
-    term.wait_for("again to quit")
-    term.child.send("\x03")
-    tail = term.rest()
+    tail = _quit(term)
     found = re.search(r"resume ([0-9a-f-]{36})", tail)
     assert found, tail[-1500:]
     client = RemoteClient(parse_remote(server.url, None), None)
