@@ -57,7 +57,13 @@ from codex_tui.app.app_server_connection import (
     merge_deltas,
     open_connection,
 )
-from codex_tui.app.app_server_ops import request_op, turn_overrides, wire_input
+from codex_tui.app.app_server_ops import (
+    approval_decision,
+    elicitation_result,
+    request_op,
+    turn_overrides,
+    wire_input,
+)
 from codex_tui.app.wire_events import WireEvents
 
 log = logging.getLogger(__name__)
@@ -66,12 +72,6 @@ RECONNECT_SECONDS = 1.0
 """How often a lost server is tried again."""
 RECONNECT_GIVE_UP_SECONDS = 600.0
 """After this long without the server the TUI gives up and says so."""
-_ANSWERS = {
-    "approved": "accept",
-    "approved_for_session": "acceptForSession",
-    "denied": "decline",
-    "abort": "cancel",
-}
 
 
 CLOSE_SECONDS = 15.0
@@ -282,10 +282,7 @@ class AppServerCore:
             case ResolveElicitationOp():
                 request_id = self.wire.elicitations.pop(op.request_id, None)
                 if request_id is not None:
-                    result: dict[str, Any] = {"action": op.decision}
-                    if op.decision == "accept" and op.content is not None:
-                        result["content"] = op.content
-                    await self._send({"id": request_id, "result": result})
+                    await self._send({"id": request_id, "result": elicitation_result(op)})
             case CompactOp():
                 await self.call("thread/compact/start", {"threadId": thread})
             case OverrideTurnContextOp():  # kept for the next `turn/start` (they stick there)
@@ -316,11 +313,8 @@ class AppServerCore:
         if found is None:
             return  # answered elsewhere meanwhile: the first answer won
         asked, line = found
-        decision: Any = _ANSWERS[op.decision]
-        if isinstance(op, ExecApprovalOp) and op.remember_prefix:
-            amendment = {"execpolicy_amendment": op.remember_prefix}
-            decision = {"acceptWithExecpolicyAmendment": amendment}
-        await self._send({"id": asked.request_id, "result": {"decision": decision}})
+        result = {"decision": approval_decision(op)}
+        await self._send({"id": asked.request_id, "result": result})
         self._push(line)
 
     # ------------------------------------------------------------------ the connection

@@ -12,6 +12,7 @@ from typing import Any, Protocol
 from codex_core.protocol import (
     AddToHistoryOp,
     CleanBackgroundTerminalsOp,
+    ExecApprovalOp,
     GetHistoryEntryRequestOp,
     ImageInput,
     InputItem,
@@ -19,6 +20,8 @@ from codex_core.protocol import (
     ListMcpToolsOp,
     LocalImageInput,
     OverrideTurnContextOp,
+    PatchApprovalOp,
+    ResolveElicitationOp,
     ReviewOp,
     TerminateBackgroundTerminalOp,
     TextInput,
@@ -149,3 +152,27 @@ def turn_overrides(op: OverrideTurnContextOp) -> dict[str, Any]:
     if op.sandbox_policy is not None:
         fields["sandboxPolicy"] = sandbox_to_wire(op.sandbox_policy).model_dump(mode="json")
     return fields
+
+
+_DECISIONS = {
+    "approved": "accept",
+    "approved_for_session": "acceptForSession",
+    "denied": "decline",
+    "abort": "cancel",
+}
+"""The user's answer to an approval as the wire's decision."""
+
+
+def approval_decision(op: ExecApprovalOp | PatchApprovalOp) -> Any:
+    """The `decision` of the response to a command or patch approval request."""
+    if isinstance(op, ExecApprovalOp) and op.remember_prefix:
+        return {"acceptWithExecpolicyAmendment": {"execpolicy_amendment": op.remember_prefix}}
+    return _DECISIONS[op.decision]
+
+
+def elicitation_result(op: ResolveElicitationOp) -> dict[str, Any]:
+    """The response to an MCP server's elicitation request (the content only if accepted)."""
+    result: dict[str, Any] = {"action": op.decision}
+    if op.decision == "accept" and op.content is not None:
+        result["content"] = op.content
+    return result
