@@ -10,6 +10,7 @@ a module meanwhile wait for this import instead of repeating it.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 
@@ -40,6 +41,15 @@ def _warm() -> None:
         log.debug("warm-up failed", exc_info=True)
 
 
+# A thread still importing (or inside pydantic-core or OpenSSL) while the interpreter
+# finalises can crash the process with SIGSEGV: a client that closes stdin at once saw the
+# server exit with -11. So the process waits for the warm-up before it finalises; it only
+# imports, so it ends in well under a second, and the wait is bounded all the same.
+JOIN_TIMEOUT = 10.0
+
+
 def start_warmup() -> None:
-    """Start the warm-up (a daemon thread; nothing waits for it)."""
-    threading.Thread(target=_warm, name="codex-warmup", daemon=True).start()
+    """Start the warm-up in a background thread that exit waits for (at most JOIN_TIMEOUT)."""
+    thread = threading.Thread(target=_warm, name="codex-warmup", daemon=True)
+    thread.start()
+    atexit.register(thread.join, JOIN_TIMEOUT)
