@@ -1,0 +1,70 @@
+"""Dataclasses of every generated-method kind, described for tests/unit/test_method_cache.py.
+
+`from __future__ import annotations` here: the generated `__init__` must still get the
+annotations `dataclasses` gives it, not strings of them (the cache compiles the method text
+without inheriting the caller's `__future__` flags, as `dataclasses` does).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Plain:
+    a: int
+    b: str = "x"
+    c: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Frozen:
+    a: int
+    b: tuple[int, ...] = ()
+
+
+@dataclass(order=True, kw_only=True)
+class Ordered:
+    a: int
+    b: int = 2
+
+
+@dataclass(eq=False)
+class NoEq:
+    a: int = 1
+    extra: Any = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self.a += 1
+
+
+def describe() -> dict[str, Any]:
+    """What a user of these classes can observe."""
+    out: dict[str, Any] = {}
+    for cls in (Plain, Frozen, Ordered, NoEq):
+        out[cls.__name__] = {
+            "signature": str(inspect.signature(cls)),
+            "init_annotations": {k: repr(v) for k, v in cls.__init__.__annotations__.items()},
+            "methods": sorted(
+                k for k in vars(cls) if k.startswith("__") and callable(vars(cls)[k])
+            ),
+        }
+    frozen = Frozen(1)
+    try:
+        frozen.a = 2  # type: ignore[misc]
+        out["frozen_error"] = None
+    except dataclasses.FrozenInstanceError as err:
+        out["frozen_error"] = str(err)
+    out["values"] = [
+        repr(Plain(1)),
+        Plain(1) == Plain(1, "x", []),
+        repr(frozen),
+        hash(frozen) == hash(Frozen(1)),
+        Ordered(a=1) < Ordered(a=2),
+        NoEq().a,
+        NoEq() == NoEq(),
+    ]
+    return out
