@@ -64,6 +64,7 @@ class ServerConnection:
         self.error: str | None = None
         self.instructions: str | None = None
         self.capabilities: types.ServerCapabilities | None = None
+        self.server_info: types.Implementation | None = None
         self.tools: list[types.Tool] = []
         self.ready = asyncio.Event()
         self.startup_seconds: float | None = None
@@ -114,6 +115,7 @@ class ServerConnection:
                         init = await session.initialize()
                         self.instructions = init.instructions
                         self.capabilities = init.capabilities
+                        self.server_info = init.serverInfo
                         self.tools = await _list_all_tools(session)
                 except TimeoutError:
                     # Say so now: closing a stdio child that is not reading can take the

@@ -209,6 +209,10 @@ class McpConnectionManager:
             tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in conn.tools
         ]
 
+    def connection(self, server: str) -> ServerConnection | None:
+        """The connection to `server` (what it said at `initialize`), if it is configured."""
+        return self._connections.get(server)
+
     def summaries(self) -> list[ServerSummary]:
         """Every enabled server's status and tool names, by name."""
         return [

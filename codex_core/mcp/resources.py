@@ -237,7 +237,7 @@ async def _list_resources(ctx: ToolContext, call: ToolCall, manager: McpConnecti
         async def every_server() -> str:
             found: list[dict[str, Any]] = []
             for name in manager.servers_with_resources():
-                for page in await _all_pages(manager, name, "resources/list"):
+                for page in await all_pages(manager, name, "resources/list"):
                     found.extend(_entry(r, name) for r in page.resources)
             return dumps({"resources": found})
 
@@ -273,7 +273,7 @@ async def _list_templates(ctx: ToolContext, call: ToolCall, manager: McpConnecti
         async def every_server() -> str:
             found: list[dict[str, Any]] = []
             for name in manager.servers_with_resources():
-                for page in await _all_pages(manager, name, method):
+                for page in await all_pages(manager, name, method):
                     found.extend(_entry(t, name) for t in page.resourceTemplates)
             return dumps({"resourceTemplates": found})
 
@@ -298,7 +298,7 @@ async def _list_templates(ctx: ToolContext, call: ToolCall, manager: McpConnecti
     return await _run_call(ctx, call, server, args, one_server)
 
 
-async def _all_pages(manager: McpConnectionManager, server: str, method: str) -> list[Any]:
+async def all_pages(manager: McpConnectionManager, server: str, method: str) -> list[Any]:
     """Every page of a listing; a server that fails is left out of the aggregate."""
     pages: list[Any] = []
     cursor: str | None = None

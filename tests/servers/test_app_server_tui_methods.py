@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from typing import Any
 
 from tests.mcp.conftest import stdio_entry
 from tests.servers.conftest import AppServerFactory
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, shell_call, turn
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 FINDINGS = {
     "findings": [],
     "overall_correctness": "patch is correct",
@@ -49,8 +51,34 @@ def test_app_server_mcp_server_status_list_as_0169(
     assert echo["inputSchema"]["title"] == "echoArguments"
     assert echo["annotations"] == {"readOnlyHint": True}
     assert "title" not in echo
-    none = client.call("mcpServerStatus/list", {})
-    assert none["error"]["code"] == -32600
+    assert server["serverInfo"]["name"] == "test"
+    assert list(server) == list(_rust_status()["data"][0])  # 0.169's fields, in its order
+
+
+def _rust_status() -> dict[str, Any]:
+    """codex-rust 0.169's answer to `mcpServerStatus/list {}` with this server configured."""
+    loaded: dict[str, Any] = json.loads((FIXTURES / "mcp_server_status_0169.json").read_text())
+    return loaded
+
+
+def test_app_server_mcp_server_status_without_a_thread_as_0169(
+    app_server: AppServerFactory, codex_home: Path
+) -> None:
+    """No thread: the configured servers start for the question and stop again; the answer
+    is 0.169's (recorded from codex-rust with the same server), but for the SDK's version."""
+    (codex_home / "config.toml").write_text(stdio_entry("t"))
+    client = app_server()
+    client.initialize()
+    listed = client.call("mcpServerStatus/list", {}, timeout=60)["result"]
+    expected = _rust_status()
+    for answer in (listed, expected):
+        answer["data"][0]["serverInfo"].pop("version")
+    assert listed == expected
+    brief = client.call("mcpServerStatus/list", {"detail": "toolsAndAuthOnly"}, timeout=60)
+    assert brief["result"]["data"][0]["tools"] == expected["data"][0]["tools"]
+    other = client.call("mcpServerStatus/list", {"serverName": "nope"}, timeout=60)
+    assert other["result"] == {"data": [], "nextCursor": None}
+    assert client.close() == 0  # the server it started for the question is gone with it
 
 
 def test_app_server_review_start_runs_a_review_turn(

@@ -50,16 +50,22 @@ class ListMcpServerStatusParams(ParamsModel):
 
 
 class McpServerStatusEntry(WireModel):
-    """0.169's `McpServerStatus`; `toolsError` says why a server has no catalog."""
+    """0.169's `McpServerStatus` (its fields in its order); `toolsError` says why a server
+    has no catalog, `runtimeStatus` is null when no thread's connection was asked."""
 
     name: str
-    authStatus: Literal["unknown", "unsupported", "notLoggedIn", "bearerToken", "oAuth"]
+    runtimeStatus: Literal["notStarted", "starting", "connected", "failed"] | None = None
+    pluginId: str | None = None
+    httpOrigin: str | None = None
+    serverInfo: dict[str, Any] | None = None
+    serverCapabilities: dict[str, Any] | None = None
+    toolListMeta: Any = None
     tools: dict[str, dict[str, Any]]
     """0.169's `Tool`s by name: what the server said about each (its MCP `Tool`)."""
+    toolsError: str | None = None
     resources: list[Any] = Field(default_factory=list)
     resourceTemplates: list[Any] = Field(default_factory=list)
-    runtimeStatus: Literal["notStarted", "starting", "connected", "failed"] | None = None
-    toolsError: str | None = None
+    authStatus: Literal["unknown", "unsupported", "notLoggedIn", "bearerToken", "oAuth"]
 
 
 class ListMcpServerStatusResponse(WireModel):

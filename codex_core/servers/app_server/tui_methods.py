@@ -19,6 +19,7 @@ from codex_core.protocol import (
 )
 from codex_core.servers.app_server import model_tui as t
 from codex_core.servers.app_server.context import ServerContext
+from codex_core.servers.app_server.mcp_status import mcp_server_status_list
 from codex_core.servers.app_server.model_methods import EmptyResponse, ThreadIdParams
 from codex_core.servers.app_server.threads import LoadedThread
 from codex_core.servers.app_server.wire import ParamsModel, RpcError, invalid_request
@@ -27,9 +28,6 @@ EPILOGUE_WAIT_STEPS = 250
 """How long (× 20 ms) `thread/undo` waits for a turn that completed on the wire to finish
 its epilogue (flushing the rollout) before it answers that a turn runs."""
 
-MCP_STARTUP_WAIT_SECONDS = 10.0
-"""How long (from the thread's start) `mcpServerStatus/list` waits for servers still starting
-(0.169's default startup timeout)."""
 
 # ------------------------------------------------------------------ 0.169's methods
 
@@ -58,31 +56,6 @@ async def review_start(server: ServerContext, params: t.ReviewStartParams) -> t.
     for message in loaded.translator.review_entered(sub_id):
         server.after_response(message)
     return t.ReviewStartResponse(turn=turn, reviewThreadId=loaded.id)
-
-
-async def mcp_server_status_list(
-    server: ServerContext, params: t.ListMcpServerStatusParams
-) -> t.ListMcpServerStatusResponse:
-    """The MCP servers of a loaded thread (its live connections): status and tools."""
-    if params.threadId is None:
-        raise invalid_request("name a loaded thread (`threadId`): servers run with a thread")
-    manager = server.thread(params.threadId).session.mcp
-    if manager is None:
-        return t.ListMcpServerStatusResponse(data=[])
-    await manager.wait_ready(MCP_STARTUP_WAIT_SECONDS)  # as 0.169: starting ones are waited for
-    runtime = {"ready": "connected", "starting": "starting", "failed": "failed"}
-    data = [
-        t.McpServerStatusEntry(
-            name=summary.name,
-            authStatus="unsupported",
-            tools={tool["name"]: tool for tool in manager.tool_catalog(summary.name)},
-            runtimeStatus=runtime.get(summary.status, "notStarted"),  # type: ignore[arg-type]
-            toolsError=summary.error,
-        )
-        for summary in manager.summaries()
-        if params.serverName in (None, summary.name)
-    ]
-    return t.ListMcpServerStatusResponse(data=data)
 
 
 # ------------------------------------------------------------------ codex extensions
