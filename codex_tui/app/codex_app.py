@@ -97,6 +97,7 @@ class CodexApp(App[ExitSummary]):
             show_all=self.options.show_all,
             in_app=in_app,
             fork=self.options.fork_picked and not in_app,
+            on_listed=self.boot.prepare_session,
         )
 
     async def start_session(self, resume_path: Path | None) -> None:

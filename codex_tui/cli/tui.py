@@ -126,8 +126,11 @@ def _run(
     # with Textual) only walks it; it is frozen once loaded (below).
     gc.disable()
     # The local session's app-server child starts first: it loads while the config and
-    # Textual load here (its setup is the command line alone).
-    spare = _spawn_child(overrides, cli_overrides) if attach is None else None
+    # Textual load here (its setup is the command line alone). Not under the resume picker:
+    # there it would take the CPU the list needs; the picker has it started once the list
+    # is on the screen (`on_listed`), while the user reads.
+    picker = resume == "picker"
+    spare = _spawn_child(overrides, cli_overrides) if attach is None and not picker else None
     from codex_core import __version__
     from codex_core.config import ConfigError, load_config
 
@@ -174,9 +177,10 @@ def _run(
         from codex_tui.app.real_boot import RealBoot
 
         boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE, spare)
-        if resume != "picker":  # the session is known: the child creates it while Textual loads
+        if not picker:  # the session is known: the child creates it while Textual loads
             boot.open_early(resume_path)
-    boot.prepare_session()  # the core loads in its process while Textual loads here
+    if not picker:
+        boot.prepare_session()  # the core loads in its process while Textual loads here
     # A key's echo waits for Textual's next frame, at most 60 a second by default; frames are
     # only drawn when something changed, so 120 shortens the wait for free (measured: echo
     # while an answer streams 11-18 ms instead of 18-23 ms). A user's own setting wins; ours

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from textual import on
@@ -64,6 +65,7 @@ class ResumePickerScreen(Screen[Path | None]):
         show_all: bool = False,
         in_app: bool = False,
         fork: bool = False,
+        on_listed: Callable[[], object] | None = None,
     ) -> None:
         super().__init__()
         self.source = source
@@ -82,6 +84,9 @@ class ResumePickerScreen(Screen[Path | None]):
         self.fork = fork
         """`codex fork`: the chosen session is copied, so the title and Enter say fork."""
         self._marked: RowKey | None = None
+        self._on_listed = on_listed
+        """Called once, after the first page is on the screen (the app starts getting the
+        session ready then, not while the list loads)."""
 
     def compose(self) -> ComposeResult:
         scope = "all directories" if self.show_all else "this directory"
@@ -156,6 +161,7 @@ class ResumePickerScreen(Screen[Path | None]):
             self.loading = False
             self.exhausted = True
             self._set_status(f"Could not read sessions: {err.strerror or err}.")
+            self._listed()
             return
         self.loading = False
         self.items.extend(page.items)
@@ -163,6 +169,12 @@ class ResumePickerScreen(Screen[Path | None]):
         self.next_cursor = page.next_cursor
         self.exhausted = page.next_cursor is None
         self._refilter(keep_cursor=True)
+        self._listed()
+
+    def _listed(self) -> None:
+        if self._on_listed is not None:
+            self.call_after_refresh(self._on_listed)
+            self._on_listed = None
 
     def _refilter(self, *, keep_cursor: bool = False) -> None:
         table = self.query_one(DataTable)

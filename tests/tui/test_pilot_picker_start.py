@@ -1,0 +1,71 @@
+"""The resume picker gets the session ready only once its first page is on the screen:
+spawning the app-server child earlier would take the CPU the listing and the first paint
+need (tests/bench/resume_picker.py)."""
+
+from __future__ import annotations
+
+import threading
+
+from codex_tui.app.codex_app import CodexApp
+from codex_tui.app.core import SessionPage
+from codex_tui.app.screens.resume_picker import ResumePickerScreen
+from tests.tui.fake_core import (
+    FakeBoot,
+    FakeSessions,
+    frozen_clock,
+    options,
+    sample_sessions,
+    settle,
+)
+
+SIZE = (110, 36)
+
+
+class HeldSessions(FakeSessions):
+    """A listing whose first page waits until the test releases it."""
+
+    def __init__(self) -> None:
+        super().__init__(sample_sessions(30), page_size=10)
+        self.release = threading.Event()
+
+    def list_page(self, cursor: str | None, show_all: bool) -> SessionPage:
+        if not self.release.wait(timeout=10):
+            raise TimeoutError("the test never released the listing")
+        return super().list_page(cursor, show_all)
+
+
+async def test_picker_prepares_the_session_once_after_its_first_page() -> None:
+    sessions = HeldSessions()
+    boot = FakeBoot(sessions=sessions)
+    app = CodexApp(boot, options(show_picker=True), clock=frozen_clock())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ResumePickerScreen)
+        assert boot.prepared == 0  # still listing: nothing spawned yet
+        sessions.release.set()
+        for _ in range(50):
+            await settle(pilot)
+            if boot.prepared:
+                break
+        assert app.screen.shown, "the first page is on the screen"
+        assert boot.prepared == 1
+        for _ in range(3):  # later pages do not ask again
+            await pilot.press("pagedown")
+            await settle(pilot)
+        assert len(sessions.calls) > 1
+        assert boot.prepared == 1
+
+
+async def test_picker_prepares_the_session_when_the_listing_fails() -> None:
+    class Unreadable(FakeSessions):
+        def list_page(self, cursor: str | None, show_all: bool) -> SessionPage:
+            raise PermissionError(13, "Permission denied")
+
+    boot = FakeBoot(sessions=Unreadable([]))
+    app = CodexApp(boot, options(show_picker=True), clock=frozen_clock())
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(20):
+            await settle(pilot)
+            if boot.prepared:
+                break
+        assert boot.prepared == 1
