@@ -1,6 +1,5 @@
 """Events from the core to frontends (EventMsg), discriminated on `type`."""
 
-from __future__ import annotations
 
 import logging
 from typing import Annotated, Any, Literal

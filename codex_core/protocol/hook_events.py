@@ -5,7 +5,6 @@ without translation: `exec` prints `hook: <Event>` and `hook: <Event> Completed|
 Failed` as 0.169 does; `--json` shows nothing, also as 0.169.
 """
 
-from __future__ import annotations
 
 from typing import Literal
 

@@ -1,6 +1,5 @@
 """Responses API items: the conversation history sent to and received from the model."""
 
-from __future__ import annotations
 
 import json
 import logging

@@ -1,6 +1,5 @@
 """Submissions from frontends to the core (Op), discriminated on `type`."""
 
-from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 

@@ -6,7 +6,6 @@ no approvals looks at the target with git, and its answer (`ReviewOutput`, the J
 Codex CLI 0.169 asks for) is rendered as the turn's agent message.
 """
 
-from __future__ import annotations
 
 from typing import Annotated, Literal
 

@@ -12,7 +12,6 @@ Rollouts written before this shape carry flat MCP events (`server`, `tool`, `arg
 `result` with `structured_content`/`is_error`, `error`); they are read into the same models.
 """
 
-from __future__ import annotations
 
 from typing import Any, Literal
 
@@ -39,7 +38,7 @@ class McpDuration(_Model):
     nanos: int = 0
 
     @classmethod
-    def of_seconds(cls, seconds: float) -> McpDuration:
+    def of_seconds(cls, seconds: float) -> "McpDuration":
         """The duration of `seconds` (non-negative)."""
         total = max(0, round(seconds * 1_000_000_000))
         return cls(secs=total // 1_000_000_000, nanos=total % 1_000_000_000)
@@ -140,7 +139,7 @@ class McpToolCallEndEvent(_InvokedTool, _Model):
         result: dict[str, Any],
         *,
         read_only: bool = False,
-    ) -> McpToolCallEndEvent:
+    ) -> "McpToolCallEndEvent":
         """The end of a call the server answered (`result` is a CallToolResult, camelCase)."""
         return cls(
             call_id=call_id,
@@ -159,7 +158,7 @@ class McpToolCallEndEvent(_InvokedTool, _Model):
         message: str,
         *,
         read_only: bool = False,
-    ) -> McpToolCallEndEvent:
+    ) -> "McpToolCallEndEvent":
         """The end of a call that produced no result (refused, timed out, server gone)."""
         return cls(
             call_id=call_id,
