@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from codex_core.protocol.common import AskForApproval
+    from codex_core.policies import AskForApproval
 
 
 @dataclass

@@ -30,7 +30,7 @@ from codex_core.config.types import (
     trust_level_for,
 )
 from codex_core.model_provider import built_in_model_providers
-from codex_core.protocol.common import (
+from codex_core.policies import (
     AskForApproval,
     DangerFullAccessPolicy,
     ReadOnlyPolicy,
@@ -221,13 +221,15 @@ def _model(layers: _Layers, overrides: ConfigOverrides, provider_id: str) -> str
 
 
 def _sandbox_policy(mode: str, toml: ConfigToml, cwd: Path) -> SandboxPolicy:
+    # Built from values already validated (config.toml's schema), so without the policies'
+    # validators: building one on start-up costs more than the rest of this function.
     if mode == "danger-full-access":
-        return DangerFullAccessPolicy()
+        return DangerFullAccessPolicy.model_construct()
     if mode == "read-only":
-        return ReadOnlyPolicy()
+        return ReadOnlyPolicy.model_construct()
     settings = toml.sandbox_workspace_write
     roots = [str((cwd / Path(root).expanduser()).resolve()) for root in settings.writable_roots]
-    return WorkspaceWritePolicy(
+    return WorkspaceWritePolicy.model_construct(
         writable_roots=roots,
         network_access=settings.network_access,
         exclude_tmpdir_env_var=settings.exclude_tmpdir_env_var,

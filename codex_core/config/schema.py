@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import types
 import typing
-from collections.abc import Iterator
-from typing import Any, Literal
+from collections.abc import Callable, Iterator
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 from pydantic_core import PydanticCustomError
 
 from codex_core.config.types import WebSearchMode
 from codex_core.model_provider import ModelProviderInfo
-from codex_core.protocol.common import AskForApproval, ReasoningEffort, ReasoningSummary
+from codex_core.policies import AskForApproval, ReasoningEffort, ReasoningSummary
 
 SandboxMode = Literal["read-only", "workspace-write", "danger-full-access"]
 Verbosity = Literal["low", "medium", "high"]
@@ -24,17 +24,43 @@ APPROVAL_POLICIES: tuple[str, ...] = typing.get_args(AskForApproval)
 # Placeholder for a user-chosen table name (a provider id, profile name, server name, path).
 WILDCARD = "<name>"
 
+_T = TypeVar("_T", bound=BaseModel)
+
+
+def _empty_list() -> list[Any]:
+    return []
+
+
+def _empty_dict() -> dict[str, Any]:
+    return {}
+
+
+def _defaults(table: type[_T]) -> Callable[[], _T]:
+    """A default factory making `table` from its defaults.
+
+    Factories are plain functions rather than `list`, `dict` or a model class: pydantic reads
+    each factory's signature when it builds a schema, and `inspect.signature` takes ~0.3 ms for
+    a builtin type (parsed from its text signature), a few µs for a function.
+    """
+
+    def make() -> _T:
+        return table()
+
+    return make
+
 
 class _Table(BaseModel):
     # Unknown keys are swept out (with a warning) before validation, so `forbid` only
-    # fires for keys that were never looked at, which would be a bug here.
-    model_config = ConfigDict(extra="forbid", strict=True)
+    # fires for keys that were never looked at, which would be a bug here. Built when first
+    # validated: one validator for the whole file (with its tables inline) costs less than
+    # one per table built at import.
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
 
 
 class SandboxWorkspaceWriteToml(_Table):
     """`[sandbox_workspace_write]`: what `sandbox_mode = "workspace-write"` may touch."""
 
-    writable_roots: list[str] = Field(default_factory=list)
+    writable_roots: list[str] = Field(default_factory=_empty_list)
     network_access: bool = False
     exclude_tmpdir_env_var: bool = False
     exclude_slash_tmp: bool = False
@@ -45,9 +71,9 @@ class ShellEnvironmentPolicyToml(_Table):
 
     inherit: Literal["all", "core", "none"] = "all"
     ignore_default_excludes: bool = False
-    exclude: list[str] = Field(default_factory=list)
-    set: dict[str, str] = Field(default_factory=dict)
-    include_only: list[str] = Field(default_factory=list)
+    exclude: list[str] = Field(default_factory=_empty_list)
+    set: dict[str, str] = Field(default_factory=_empty_dict)
+    include_only: list[str] = Field(default_factory=_empty_list)
 
 
 class HistoryToml(_Table):
@@ -73,9 +99,9 @@ class McpServerToml(_Table):
     # `url` comes first so that the `command` check below can see it.
     url: str | None = None
     command: str | None = Field(default=None, validate_default=True)
-    args: list[str] = Field(default_factory=list)
+    args: list[str] = Field(default_factory=_empty_list)
     env: dict[str, str] | None = None
-    env_vars: list[str] = Field(default_factory=list)
+    env_vars: list[str] = Field(default_factory=_empty_list)
     cwd: str | None = None
     bearer_token_env_var: str | None = None
     http_headers: dict[str, str] | None = None
@@ -88,7 +114,7 @@ class McpServerToml(_Table):
     enabled_tools: list[str] | None = None
     disabled_tools: list[str] | None = None
     default_tools_approval_mode: McpApprovalMode | None = None
-    tools: dict[str, McpToolToml] = Field(default_factory=dict)
+    tools: dict[str, McpToolToml] = Field(default_factory=_empty_dict)
 
     @field_validator("command")
     @classmethod
@@ -130,7 +156,7 @@ class UpdatePlanToolToml(_Table):
 class ToolsToml(_Table):
     """`[tools]`: settings of model-facing tools."""
 
-    update_plan: UpdatePlanToolToml = Field(default_factory=UpdatePlanToolToml)
+    update_plan: UpdatePlanToolToml = Field(default_factory=_defaults(UpdatePlanToolToml))
 
 
 class ConfigToml(_Table):
@@ -140,7 +166,7 @@ class ConfigToml(_Table):
     model_provider: str | None = None
     openai_base_url: str | None = None
     """Base URL of the built-in `openai` provider (what the TypeScript SDK's `baseUrl` sets)."""
-    model_providers: dict[str, ModelProviderInfo] = Field(default_factory=dict)
+    model_providers: dict[str, ModelProviderInfo] = Field(default_factory=_empty_dict)
     model_context_window: int | None = Field(default=None, gt=0)
     model_auto_compact_token_limit: int | None = Field(default=None, gt=0)
     approval_policy: AskForApproval | None = None
@@ -149,37 +175,37 @@ class ConfigToml(_Table):
     0.169 still accepts `guardian_subagent`). See `codex_core.auto_review`."""
     sandbox_mode: SandboxMode | None = None
     sandbox_workspace_write: SandboxWorkspaceWriteToml = Field(
-        default_factory=SandboxWorkspaceWriteToml
+        default_factory=_defaults(SandboxWorkspaceWriteToml)
     )
     shell_environment_policy: ShellEnvironmentPolicyToml = Field(
-        default_factory=ShellEnvironmentPolicyToml
+        default_factory=_defaults(ShellEnvironmentPolicyToml)
     )
     shell_timeout_ms: int | None = Field(default=None, gt=0)
     notify: list[str] | None = None
-    history: HistoryToml = Field(default_factory=HistoryToml)
+    history: HistoryToml = Field(default_factory=_defaults(HistoryToml))
     hide_agent_reasoning: bool = False
     model_reasoning_effort: ReasoningEffort | None = None
     model_reasoning_summary: ReasoningSummary | None = None
     model_verbosity: Verbosity | None = None
     review_model: str | None = None
     """The model of code reviews (`codex review`, `/review`); unset: the session's model."""
-    mcp_servers: dict[str, McpServerToml] = Field(default_factory=dict)
-    projects: dict[str, ProjectToml] = Field(default_factory=dict)
-    tui: TuiToml = Field(default_factory=TuiToml)
+    mcp_servers: dict[str, McpServerToml] = Field(default_factory=_empty_dict)
+    projects: dict[str, ProjectToml] = Field(default_factory=_empty_dict)
+    tui: TuiToml = Field(default_factory=_defaults(TuiToml))
     experimental_instructions_file: str | None = None
     model_instructions_file: str | None = None
     """Codex 0.169's name for `experimental_instructions_file` (the two are one setting)."""
     project_doc_max_bytes: int | None = Field(default=None, ge=0)
     web_search: WebSearchMode | None = None
-    tools: ToolsToml = Field(default_factory=ToolsToml)
-    skills: dict[str, Any] = Field(default_factory=dict)
-    features: dict[str, bool] = Field(default_factory=dict)
+    tools: ToolsToml = Field(default_factory=_defaults(ToolsToml))
+    skills: dict[str, Any] = Field(default_factory=_empty_dict)
+    features: dict[str, bool] = Field(default_factory=_empty_dict)
     """`[features]`: Codex 0.169's feature flags by name (see `codex_core.features`)."""
-    hooks: dict[str, Any] = Field(default_factory=dict)
+    hooks: dict[str, Any] = Field(default_factory=_empty_dict)
     """`[hooks]`: inline hook groups per event and `[hooks.state."<key>"]` trust records."""
-    plugins: dict[str, Any] = Field(default_factory=dict)
+    plugins: dict[str, Any] = Field(default_factory=_empty_dict)
     """`[plugins."<name>@<marketplace>"] enabled`: installed plugins (see `codex_core.plugins`)."""
-    marketplaces: dict[str, Any] = Field(default_factory=dict)
+    marketplaces: dict[str, Any] = Field(default_factory=_empty_dict)
     """`[marketplaces.<name>]`: plugin marketplace sources (`source_type`, `source`, `ref`)."""
     """`[skills]`: `bundled.enabled`, `[[skills.config]]` entries (read by `codex_core.skills`)."""
 

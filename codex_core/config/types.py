@@ -12,7 +12,7 @@ from codex_core.config.flags import (
 )
 from codex_core.config.shell_env import ShellEnvironmentPolicy
 from codex_core.model_provider import ModelProviderInfo, built_in_model_providers
-from codex_core.protocol.common import AskForApproval, ReadOnlyPolicy, SandboxPolicy
+from codex_core.policies import AskForApproval, ReadOnlyPolicy, SandboxPolicy
 
 WebSearchMode = Literal["disabled", "cached", "indexed", "live"]
 """`web_search`: the hosted web search tool off, on cached/indexed results, or live."""

@@ -2,69 +2,44 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field
 
-AskForApproval = Literal["untrusted", "on-failure", "on-request", "never"]
-ReviewDecision = Literal["approved", "approved_for_session", "denied", "abort"]
-ReasoningEffort = Annotated[str, Field(min_length=1)]
-"""Any non-empty word, as Codex 0.169 takes it (`none` … `xhigh`, `max`, or what a newer model
-advertises); sent as `reasoning.effort` (see `codex_core.model_family.wire_effort`)."""
-ReasoningSummary = Literal["auto", "concise", "detailed", "none"]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", defer_build=True)
-
-    def to_wire(self) -> dict[str, Any]:
-        """JSON-ready dict, unset optionals dropped."""
-        return self.model_dump(mode="json", exclude_none=True)
-
-
-class ReadOnlyPolicy(_Model):
-    """Commands may read anything and write nothing (but /dev/null)."""
-
-    mode: Literal["read-only"] = "read-only"
-
-
-class WorkspaceWritePolicy(_Model):
-    """Commands may write under cwd, `writable_roots`, /tmp and $TMPDIR (unless excluded)."""
-
-    mode: Literal["workspace-write"] = "workspace-write"
-    writable_roots: list[str] = Field(default_factory=list)
-    network_access: bool = False
-    exclude_tmpdir_env_var: bool = False
-    exclude_slash_tmp: bool = False
-
-
-class DangerFullAccessPolicy(_Model):
-    """No sandbox at all."""
-
-    mode: Literal["danger-full-access"] = "danger-full-access"
-
-
-SandboxPolicy = Annotated[
-    ReadOnlyPolicy | WorkspaceWritePolicy | DangerFullAccessPolicy, Field(discriminator="mode")
-]
-SANDBOX_POLICY: TypeAdapter[SandboxPolicy] = TypeAdapter(
-    SandboxPolicy, config=ConfigDict(defer_build=True)
+# Re-exported: the configuration imports them from `codex_core.policies`.
+from codex_core.policies import (
+    SANDBOX_POLICY as SANDBOX_POLICY,
 )
-"""Its validator is built on first use: start-up picks a policy without the union's."""
-_POLICY_OF_MODE: dict[str, type[ReadOnlyPolicy | WorkspaceWritePolicy | DangerFullAccessPolicy]] = {
-    "read-only": ReadOnlyPolicy,
-    "workspace-write": WorkspaceWritePolicy,
-    "danger-full-access": DangerFullAccessPolicy,
-}
-
-
-def sandbox_policy_from_mode(mode: str) -> SandboxPolicy:
-    """The default policy for a `sandbox_mode` name (an unknown one fails validation)."""
-    policy = _POLICY_OF_MODE.get(mode)
-    if policy is None:
-        return SANDBOX_POLICY.validate_python({"mode": mode})
-    return policy.model_construct(mode=mode)  # as validated: `mode` set, the rest defaults
-
+from codex_core.policies import (
+    AskForApproval as AskForApproval,
+)
+from codex_core.policies import (
+    DangerFullAccessPolicy as DangerFullAccessPolicy,
+)
+from codex_core.policies import (
+    ReadOnlyPolicy as ReadOnlyPolicy,
+)
+from codex_core.policies import (
+    ReasoningEffort as ReasoningEffort,
+)
+from codex_core.policies import (
+    ReasoningSummary as ReasoningSummary,
+)
+from codex_core.policies import (
+    ReviewDecision as ReviewDecision,
+)
+from codex_core.policies import (
+    SandboxPolicy as SandboxPolicy,
+)
+from codex_core.policies import (
+    WorkspaceWritePolicy as WorkspaceWritePolicy,
+)
+from codex_core.policies import (
+    _Model as _Model,
+)
+from codex_core.policies import (
+    sandbox_policy_from_mode as sandbox_policy_from_mode,
+)
 
 # ---------------------------------------------------------------- shared payloads
 

@@ -1,0 +1,71 @@
+"""Approval, sandbox and reasoning settings: the protocol types the configuration needs.
+
+They live outside `codex_core.protocol` (which re-exports them from `protocol.common`) so that
+loading and validating config.toml does not import the whole protocol (issue 29): importing
+any module of that package runs its `__init__`, every event and op model included.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+AskForApproval = Literal["untrusted", "on-failure", "on-request", "never"]
+ReviewDecision = Literal["approved", "approved_for_session", "denied", "abort"]
+ReasoningEffort = Annotated[str, Field(min_length=1)]
+"""Any non-empty word, as Codex 0.169 takes it (`none` … `xhigh`, `max`, or what a newer model
+advertises); sent as `reasoning.effort` (see `codex_core.model_family.wire_effort`)."""
+ReasoningSummary = Literal["auto", "concise", "detailed", "none"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="ignore", defer_build=True)
+
+    def to_wire(self) -> dict[str, Any]:
+        """JSON-ready dict, unset optionals dropped."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class ReadOnlyPolicy(_Model):
+    """Commands may read anything and write nothing (but /dev/null)."""
+
+    mode: Literal["read-only"] = "read-only"
+
+
+class WorkspaceWritePolicy(_Model):
+    """Commands may write under cwd, `writable_roots`, /tmp and $TMPDIR (unless excluded)."""
+
+    mode: Literal["workspace-write"] = "workspace-write"
+    writable_roots: list[str] = Field(default_factory=list)
+    network_access: bool = False
+    exclude_tmpdir_env_var: bool = False
+    exclude_slash_tmp: bool = False
+
+
+class DangerFullAccessPolicy(_Model):
+    """No sandbox at all."""
+
+    mode: Literal["danger-full-access"] = "danger-full-access"
+
+
+SandboxPolicy = Annotated[
+    ReadOnlyPolicy | WorkspaceWritePolicy | DangerFullAccessPolicy, Field(discriminator="mode")
+]
+SANDBOX_POLICY: TypeAdapter[SandboxPolicy] = TypeAdapter(
+    SandboxPolicy, config=ConfigDict(defer_build=True)
+)
+"""Its validator is built on first use: start-up picks a policy without the union's."""
+_POLICY_OF_MODE: dict[str, type[ReadOnlyPolicy | WorkspaceWritePolicy | DangerFullAccessPolicy]] = {
+    "read-only": ReadOnlyPolicy,
+    "workspace-write": WorkspaceWritePolicy,
+    "danger-full-access": DangerFullAccessPolicy,
+}
+
+
+def sandbox_policy_from_mode(mode: str) -> SandboxPolicy:
+    """The default policy for a `sandbox_mode` name (an unknown one fails validation)."""
+    policy = _POLICY_OF_MODE.get(mode)
+    if policy is None:
+        return SANDBOX_POLICY.validate_python({"mode": mode})
+    return policy.model_construct(mode=mode)  # as validated: `mode` set, the rest defaults
