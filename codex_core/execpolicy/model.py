@@ -6,8 +6,6 @@ import json
 from dataclasses import dataclass, field
 from typing import Literal
 
-from codex_core.command_safety import command_prefixes, parse_plain_script, shell_wrapper_script
-
 RuleDecision = Literal["allow", "prompt", "forbidden"]
 DECISIONS: dict[str, RuleDecision] = {
     "allow": "allow",
@@ -78,6 +76,10 @@ class RuleSet:
         hitting a `forbidden` or `prompt` rule decides, and `allow` applies only when the
         script is plain and every command in it is allowed.
         """
+        # Imported on first match: a session loads its rules before its first request and
+        # matches commands only once the model runs one.
+        from codex_core.command_safety import shell_wrapper_script
+
         found = [rule for rule in self.rules if rule.matches(argv)]
         script = shell_wrapper_script(argv)
         if script is not None:
@@ -86,6 +88,8 @@ class RuleSet:
         return RuleMatch.of(best) if best is not None else None
 
     def _script_matches(self, script: str) -> list[PrefixRule]:
+        from codex_core.command_safety import command_prefixes, parse_plain_script
+
         plain = parse_plain_script(script)
         commands = plain if plain is not None else command_prefixes(script)
         per_command = [self._strictest([r for r in self.rules if r.matches(c)]) for c in commands]

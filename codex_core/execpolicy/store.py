@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from codex_core.execpolicy.model import PrefixRule, RuleSet
-from codex_core.execpolicy.parser import parse_rules
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +31,8 @@ def load_rule_files(paths: Iterable[Path]) -> RuleSet:
                 f"{path}: cannot read it ({err.strerror}); check its permissions"
             )
             continue
+        from codex_core.execpolicy.parser import parse_rules  # only with a file to read
+
         parsed = parse_rules(text, str(path))
         rule_set.rules.extend(parsed.rules)
         rule_set.warnings.extend(parsed.warnings)

@@ -92,11 +92,12 @@ async def run_exec_session(
     finally:
         gc.freeze()  # later collections leave them alone
         gc.enable()
-    items: list[TextInput | LocalImageInput] = [TextInput(text=prompt)]
-    items.extend(LocalImageInput(path=str(p)) for p in images)
-    await session.submit(
-        op or UserTurnOp(items=list(items), final_output_json_schema=output_schema)
-    )
+    # Typed values already: constructed without validators (building the op's would take
+    # longer than the rest of this function, before the first request).
+    items: list[TextInput | LocalImageInput] = [TextInput.model_construct(text=prompt)]
+    items.extend(LocalImageInput.model_construct(path=str(p)) for p in images)
+    turn = UserTurnOp.model_construct(items=list(items), final_output_json_schema=output_schema)
+    await session.submit(op or turn)
     try:
         await render_until(session, processor, n.TurnEnded)
     finally:
