@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Mapping
@@ -27,7 +28,11 @@ USAGE_LIMIT_CODES = frozenset({"usage_limit_reached", "usage_not_included"})
 RETRYABLE_FAILED_CODES = frozenset({"rate_limit_exceeded", "server_error", "server_is_overloaded"})
 MAX_DETAIL_CHARS = 240
 
-_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+
+# Patterns compile on first use: not on the way to the first model request.
+@functools.cache
+def _title() -> re.Pattern[str]:
+    return re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
 
 
 def one_line(text: str, limit: int = MAX_DETAIL_CHARS) -> str:
@@ -62,7 +67,7 @@ def describe_body(body: bytes, content_type: str) -> tuple[str | None, str]:
         code, message = error_fields(payload)
         return code, one_line(message or text)
     if "html" in content_type.lower() or text[:1] == "<":
-        title = _TITLE.search(text)
+        title = _title().search(text)
         return None, "an HTML page" + (f" titled “{one_line(title.group(1), 80)}”" if title else "")
     return None, one_line(text)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import re
@@ -17,7 +18,11 @@ BASE_DELAY_S = 0.2
 MAX_DELAY_S = 10.0
 JITTER = 0.1
 
-_TRY_AGAIN = re.compile(r"try again in\s*(\d+(?:\.\d+)?)\s*(ms|s|seconds?)\b", re.IGNORECASE)
+
+# Patterns compile on first use: not on the way to the first model request.
+@functools.cache
+def _try_again() -> re.Pattern[str]:
+    return re.compile(r"try again in\s*(\d+(?:\.\d+)?)\s*(ms|s|seconds?)\b", re.IGNORECASE)
 
 
 class JitterSource(Protocol):
@@ -87,7 +92,7 @@ def _number(text: str) -> float | None:
 
 def retry_after_from_message(message: str) -> float | None:
     """The delay in a message such as "Please try again in 1.898s" (rate-limit errors)."""
-    match = _TRY_AGAIN.search(message)
+    match = _try_again().search(message)
     if match is None:
         return None
     amount = float(match.group(1))

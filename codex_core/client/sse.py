@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -13,7 +14,11 @@ from dataclasses import dataclass
 # can grow codex's memory without bound.
 MAX_EVENT_CHARS = 16 * 1024 * 1024
 
-_LINE_BREAK = re.compile(r"\r\n?|\n")
+
+# Patterns compile on first use: not on the way to the first model request.
+@functools.cache
+def _line_break() -> re.Pattern[str]:
+    return re.compile(r"\r\n?|\n")
 
 
 class SseTooLarge(ValueError):
@@ -87,7 +92,7 @@ class SseDecoder:
                 text = text[1:]
         events: list[SseEvent] = []
         start = 0
-        for match in _LINE_BREAK.finditer(text):
+        for match in _line_break().finditer(text):
             piece = text[start : match.start()]
             if self._partial:
                 self._grow(len(piece))

@@ -6,6 +6,7 @@ is a single line that names the file or `-c` flag, the key (and line when known)
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import tomllib
@@ -14,9 +15,21 @@ from typing import Any
 
 from pydantic_core import ErrorDetails
 
-_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
-_TOML_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
-_TOML_AT_END = re.compile(r"\s*\(at end of document\)\s*$")
+
+# Patterns compile on first use: not on the way to the first model request.
+@functools.cache
+def _bare_key() -> re.Pattern[str]:
+    return re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+@functools.cache
+def _toml_position() -> re.Pattern[str]:
+    return re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+@functools.cache
+def _toml_at_end() -> re.Pattern[str]:
+    return re.compile(r"\s*\(at end of document\)\s*$")
 
 
 class ConfigError(Exception):
@@ -30,7 +43,7 @@ def render_key(path: Sequence[str | int]) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
             continue
-        segment = part if _BARE_KEY.match(part) else json.dumps(part, ensure_ascii=False)
+        segment = part if _bare_key().match(part) else json.dumps(part, ensure_ascii=False)
         out += f".{segment}" if out else segment
     return out
 
@@ -53,13 +66,13 @@ def toml_syntax_error(source: str, err: tomllib.TOMLDecodeError) -> ConfigError:
     """`<file>:<line>: invalid TOML: <reason> (column N)` from tomllib's message."""
     message = str(err)
     line = ""
-    where = _TOML_POSITION.search(message)
+    where = _toml_position().search(message)
     if where:
         message = message[: where.start()]
         line = f":{where.group(1)}"
         message += f" (column {where.group(2)})"
-    elif _TOML_AT_END.search(message):
-        message = _TOML_AT_END.sub(" at the end of the file", message)
+    elif _toml_at_end().search(message):
+        message = _toml_at_end().sub(" at the end of the file", message)
     message = message[:1].lower() + message[1:]
     return ConfigError(f"{source}{line}: invalid TOML: {message}; fix the syntax and try again")
 

@@ -8,9 +8,16 @@ No matcher, `*` or an empty one select everything; a plain name (letters, digits
 
 from __future__ import annotations
 
+import functools
 import re
 
-_PLAIN = re.compile(r"^[A-Za-z0-9_|]+$")
+
+# Patterns compile on first use: not on the way to the first model request.
+@functools.cache
+def _plain() -> re.Pattern[str]:
+    return re.compile(r"^[A-Za-z0-9_|]+$")
+
+
 ALIASES = {"apply_patch": ("apply_patch", "Edit", "Write")}
 
 
@@ -21,7 +28,7 @@ def matches(matcher: str | None, tool_name: str | None) -> bool:
     if tool_name is None:
         return False
     names = ALIASES.get(tool_name, (tool_name,))
-    if _PLAIN.match(matcher):
+    if _plain().match(matcher):
         wanted = set(matcher.split("|"))
         return any(name in wanted for name in names)
     try:

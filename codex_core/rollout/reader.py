@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import re
@@ -108,7 +109,12 @@ def read_rollout(path: Path, *, _depth: int = 0) -> Rollout:
 
 
 _MAX_FORK_DEPTH = 16
-_THREAD_ID = re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+
+
+# Patterns compile on first use: not on the way to the first model request.
+@functools.cache
+def _thread_id() -> re.Pattern[str]:
+    return re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
 
 
 def _history_base_lines(path: Path, meta: dict[str, Any], depth: int) -> list[RolloutLine]:
@@ -117,7 +123,7 @@ def _history_base_lines(path: Path, meta: dict[str, Any], depth: int) -> list[Ro
     if not isinstance(base, dict) or depth >= _MAX_FORK_DEPTH:
         return []
     thread_id, end = base.get("thread_id"), base.get("end_ordinal_exclusive")
-    if not isinstance(thread_id, str) or not _THREAD_ID.fullmatch(thread_id):
+    if not isinstance(thread_id, str) or not _thread_id().fullmatch(thread_id):
         return []
     source = _find_in_home(path, thread_id.lower())
     if source is None:
