@@ -94,7 +94,11 @@ def save() -> None:
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(exist_ok=True)
-        tmp.write_bytes(MAGIC_NUMBER + bytes([_ENTRY_FORMAT]) + marshal.dumps(table))
+        data = MAGIC_NUMBER + bytes([_ENTRY_FORMAT]) + marshal.dumps(table)
+        # A new file of our own: never through a link or over a file someone left there.
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
         os.replace(tmp, path)
     except OSError:
         try:

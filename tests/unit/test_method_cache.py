@@ -82,3 +82,25 @@ def test_the_console_script_keeps_its_table_beside_the_bytecode() -> None:
     path = cache_file()
     assert path.parent == REPO / "codex_core" / "__pycache__"
     assert sys.implementation.cache_tag in path.name
+
+
+def test_saving_never_writes_through_a_planted_link(tmp_path: Path) -> None:
+    """The temporary file is created new (O_EXCL | O_NOFOLLOW): a link left where it goes
+    does not redirect the write."""
+    from codex_core import method_cache
+
+    table = tmp_path / "methods.marshal"
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep me\n")
+    link = table.with_name(f"{table.name}.{os.getpid()}.tmp")
+    link.symlink_to(target)
+    saved = (list(method_cache._where), dict(method_cache._state))
+    try:
+        method_cache._where[:] = [table]
+        method_cache._state["new"] = 1
+        method_cache.save()
+    finally:
+        method_cache._where[:], state = saved
+        method_cache._state.update(state)
+    assert target.read_text() == "keep me\n"
+    assert not table.exists()
