@@ -29,8 +29,14 @@ LOADED_ONLY_FOR_TOOLS = (
     "codex_core.tools.patch",
     "codex_core.tools.shell",
     "codex_core.tools.unified_exec",
+    "codex_core.command_safety",
+    "codex_core.execpolicy.parser",
 )
-"""Modules a plain answer's turn must not load (the snapshot's git code loads in its thread)."""
+"""Modules a plain answer's turn must not load (the snapshot's git code loads in its thread;
+the rules parser only when CODEX_HOME has a rules file, `command_safety` when a command is
+matched against the rules)."""
+ONLY_FOR_CLIENTS = ("codex_core.items.client",)
+"""The interactive client's projection (the TUI's): exec renders the plain projection."""
 NEVER_IN_EXEC = ("textual", "codex_tui.app", "codex_core.servers", "mcp.")
 """What exec never needs without MCP servers: the TUI, the protocol servers, the MCP SDK's
 modules (`mcp` itself is only registered, see `codex_core.mcp`)."""
@@ -60,7 +66,8 @@ def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) 
     code, modules = json.loads(done.stdout.splitlines()[-1])
     assert code == 0, done.stderr[-2000:]
     never = [m for m in modules if m in NEVER_IN_EXEC or m.startswith(NEVER_IN_EXEC)]
-    return [m for m in LOADED_ONLY_FOR_TOOLS if m in modules] + never
+    unneeded = [m for m in (*LOADED_ONLY_FOR_TOOLS, *ONLY_FOR_CLIENTS) if m in modules]
+    return unneeded + never
 
 
 def test_exec_startup_plain_turn_loads_no_tool_implementation(tmp_path: Path) -> None:
@@ -74,3 +81,34 @@ def test_exec_startup_plain_turn_loads_no_tool_implementation(tmp_path: Path) ->
     # …and the specs of those tools were offered all the same.
     offered = {tool.get("name") for tool in request["tools"]}
     assert {"exec_command", "write_stdin", "apply_patch"} <= offered
+
+
+def test_exec_startup_config_loads_without_the_protocol(tmp_path: Path) -> None:
+    """Loading and validating the configuration (done before the session's modules load)
+    imports no module of `codex_core.protocol`: its types live in `codex_core.policies`."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "config.toml").write_text(
+        'model = "m"\napproval_policy = "never"\nsandbox_mode = "workspace-write"\n'
+        'model_reasoning_effort = "high"\n[model_providers.p]\nname = "p"\n',
+        encoding="utf-8",
+    )
+    probe = (
+        "import json, sys\n"
+        "from codex_core.config import load_config\n"
+        "config = load_config(None, ['model_reasoning_summary=\"concise\"'])\n"
+        "print(json.dumps([config.sandbox_policy.mode, config.model_reasoning_summary,"
+        " sorted(m for m in sys.modules if m.startswith('codex_core.protocol'))]))\n"
+    )
+    env = {**os.environ, "CODEX_HOME": str(home)}
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert json.loads(done.stdout.splitlines()[-1]) == ["workspace-write", "concise", []]
