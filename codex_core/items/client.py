@@ -76,6 +76,14 @@ class HistoryEntryFetched:
     entry: str | None
 
 
+@dataclass(frozen=True)
+class ThreadOpened(n.ThreadStarted):
+    """`ThreadStarted` as an app-server client receives it: a resumed thread's past comes
+    as its turns' items, here already as notices (under `HISTORY_TURN`), not as events."""
+
+    past: tuple[ClientNotice, ...] = ()
+
+
 ClientOnlyNotice: TypeAlias = (
     ItemBegan
     | McpServersListed
@@ -125,7 +133,10 @@ def history(
 ) -> list[ClientNotice]:
     """A resumed session's past: `started.initial_messages` projected as a client sees them,
     under `HISTORY_TURN`, with ids (`history-agentMessage-1`, …) no live item takes.
-    `prepare` is applied to each event first (a terminal makes its text printable)."""
+    `prepare` is applied to each event first (a terminal makes its text printable). A
+    `ThreadOpened` carries its past as notices already: those."""
+    if isinstance(started, ThreadOpened):
+        return list(started.past)
     counter = itertools.count(1)
     projection = ClientProjection(lambda kind, _turn: f"history-{kind}-{next(counter)}")
     out: list[ClientNotice] = []

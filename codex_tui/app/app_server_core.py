@@ -5,8 +5,9 @@ The same client either way: the handshake, then `thread/start` or `thread/resume
 requests (`turn/start`, `turn/steer`, `turn/interrupt`, `thread/compact/start`,
 `review/start`, `mcpServerStatus/list` and the codex extensions in `app_server_ops`) and
 approval answers become responses to the server's requests; what the server sends becomes
-core events through `wire_events`. If the server goes away, `next_event` fails with one
-sentence and the app shows it (a remote one is first waited for, as 0.169 does).
+the cells' item notices through `wire_items`, one step. If the server goes away,
+`next_notices` fails with one sentence and the app shows it (a remote one is first waited
+for, as 0.169 does).
 """
 
 from __future__ import annotations
@@ -18,14 +19,15 @@ import logging
 import subprocess
 import time
 from collections import deque
+from dataclasses import replace
 from typing import Any, assert_never
 
+from codex_core.items import client as c
+from codex_core.items import notices as n
 from codex_core.protocol import (
     AddToHistoryOp,
     CleanBackgroundTerminalsOp,
     CompactOp,
-    ErrorEvent,
-    Event,
     ExecApprovalOp,
     GetHistoryEntryRequestOp,
     InterruptOp,
@@ -36,12 +38,9 @@ from codex_core.protocol import (
     PatchApprovalOp,
     ResolveElicitationOp,
     ReviewOp,
-    ShutdownCompleteEvent,
     ShutdownOp,
     SteerInputOp,
-    StreamErrorEvent,
     TerminateBackgroundTerminalOp,
-    TurnAbortedEvent,
     UndoOp,
     UserInputOp,
     UserTurnOp,
@@ -64,7 +63,7 @@ from codex_tui.app.app_server_ops import (
     turn_overrides,
     wire_input,
 )
-from codex_tui.app.wire_events import WireEvents
+from codex_tui.app.wire_items import TURN, WireItems
 
 log = logging.getLogger(__name__)
 
@@ -90,11 +89,11 @@ class AppServerCore:
         self._token = token
         self._online = asyncio.Event()
         self._online.set()
-        self.wire = WireEvents()
+        self.wire = WireItems()
         self._ids = itertools.count(1)
         self._submissions = itertools.count(1)
         self._answers: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self._events: deque[Event] = deque()
+        self._notices: deque[list[c.ClientNotice]] = deque()
         self._arrived = asyncio.Event()
         self._failure: str | None = None
         self._closing = False
@@ -153,7 +152,7 @@ class AppServerCore:
         self, thread_id: str | None, overrides: dict[str, Any] | None = None
     ) -> None:
         """Start a thread, or resume `thread_id`, with `overrides` (the wire's `model`,
-        `cwd`, `approvalPolicy`, `sandbox`, …); its first event is `session_configured`.
+        `cwd`, `approvalPolicy`, `sandbox`, …); its first notice is `ThreadOpened`.
 
         Raises:
             RemoteError: The server refused.
@@ -167,7 +166,7 @@ class AppServerCore:
             response = await self.call("thread/start", params)
         else:
             response = await self.call("thread/resume", {**params, "threadId": thread_id})
-        configured = self.wire.session_configured(response)
+        opened = self.wire.thread_opened(response)
         try:
             history = await self.call("history/metadata/read", {"threadId": self.wire.thread_id})
         except RpcFailure:  # a server without the extension: no ↑ recall of older messages
@@ -176,7 +175,7 @@ class AppServerCore:
             "history_log_id": history.get("logId", 0),
             "history_entry_count": history.get("entryCount", 0),
         }
-        self._push(configured.model_copy(update={"msg": configured.msg.model_copy(update=recall)}))
+        self._push([replace(opened, **recall)])
         held, self._held = self._held, None
         for message in held or []:  # what the thread said while it was being opened
             self._take(message)
@@ -243,22 +242,22 @@ class AppServerCore:
         try:
             await self._submit(op)
         except RemoteError as err:
-            self._push(Event(id=sub_id, msg=ErrorEvent(message=str(err))))
+            self._push(self.wire.items.error(str(err)))
             return ""
         return sub_id
 
-    async def next_event(self) -> Event:
-        """The next event.
+    async def next_notices(self) -> list[c.ClientNotice]:
+        """The notices of the next message.
 
         Raises:
             RemoteError: The server went away before the session was shut down.
         """
-        while not self._events:
+        while not self._notices:
             if self._failure is not None:
                 raise RemoteError(self._failure)
             self._arrived.clear()
             await self._arrived.wait()
-        return self._events.popleft()
+        return self._notices.popleft()
 
     async def _submit(self, op: Op) -> None:
         thread = self.wire.thread_id
@@ -300,11 +299,12 @@ class AppServerCore:
                 | AddToHistoryOp()
             ):
                 try:
-                    answer = await request_op(self, thread, op)
+                    answer = await request_op(self, thread, op, TURN)
                 except RpcFailure as err:
-                    answer = {"type": "error", "message": err.message}
+                    self._push(self.wire.items.error(err.message))
+                    return
                 if answer is not None:
-                    self._push(Event.model_validate({"id": self.wire.turn_id or "", "msg": answer}))
+                    self._push([answer])
             case _ as unreachable:
                 assert_never(unreachable)
 
@@ -312,10 +312,10 @@ class AppServerCore:
         found = self.wire.answered(op.id, op.decision)
         if found is None:
             return  # answered elsewhere meanwhile: the first answer won
-        asked, line = found
+        asked, decided = found
         result = {"decision": approval_decision(op)}
         await self._send({"id": asked.request_id, "result": result})
-        self._push(line)
+        self._push(decided)
 
     # ------------------------------------------------------------------ the connection
 
@@ -342,7 +342,7 @@ class AppServerCore:
                 break
         if self._closing:  # the user left (also while reconnecting)
             self._online.set()
-            self._push(Event(id="", msg=ShutdownCompleteEvent()))
+            self._push([n.SessionEnded(TURN)])
             return
         self._failure = self._gone()
         self._fail_waiting()
@@ -361,8 +361,7 @@ class AppServerCore:
             elapsed = time.monotonic() - started
             if elapsed > RECONNECT_GIVE_UP_SECONDS:
                 return False
-            note = StreamErrorEvent(message=f"Reconnecting to server… ({int(elapsed)}s)")
-            self._push(Event(id=self.wire.turn_id or "", msg=note))
+            self._push([n.StreamRetry(TURN, f"Reconnecting to server… ({int(elapsed)}s)")])
             try:
                 ws = await open_connection(address, self._token)
                 later = await handshake(ws, self.wire.thread_id)
@@ -374,9 +373,8 @@ class AppServerCore:
             resumed = later.pop(0)
             turns = resumed.get("thread", {}).get("turns") or []
             running = bool(turns) and turns[-1].get("status") == "inProgress"
-            if self.wire.turn_id is not None and not running:
-                self.wire.turn_id = None
-                self._push(Event(id="", msg=TurnAbortedEvent()))
+            if not running:
+                self._push(self.wire.interrupted())
             for message in later:
                 self._take(message)
             self._online.set()
@@ -395,22 +393,22 @@ class AppServerCore:
             if answer is not None and not answer.done():
                 answer.set_result(message)
             return
-        if self._held is not None:  # the session's first event is `session_configured`
+        if self._held is not None:  # the session's first notice is `ThreadOpened`
             self._held.append(message)
             return
         params = message.get("params") or {}
         if "id" in message:
-            events = self.wire.server_request(message["id"], method, params)
-            if not events:
+            notices = self.wire.server_request(message["id"], method, params)
+            if not notices:
                 log.info("server request %s not handled here", method)
         else:
-            events = self.wire.notification(method, params)
-        for event in events:
-            self._push(event)
+            notices = self.wire.notification(method, params)
+        self._push(notices)
 
-    def _push(self, event: Event) -> None:
-        self._events.append(event)
-        self._arrived.set()
+    def _push(self, notices: list[c.ClientNotice]) -> None:
+        if notices:
+            self._notices.append(notices)
+            self._arrived.set()
 
     async def _close(self) -> None:
         self._closing = True
@@ -423,7 +421,7 @@ class AppServerCore:
                 await asyncio.wait_for(asyncio.shield(self._reader), 5)
             except TimeoutError:  # still connecting somewhere: leave without it
                 self._reader.cancel()
-                self._push(Event(id="", msg=ShutdownCompleteEvent()))
+                self._push([n.SessionEnded(TURN)])
 
     def _gone(self) -> str:
         return self._ws.gone()

@@ -1,16 +1,15 @@
-"""The TUI's ops that are plain requests to its app-server, and their answers as the events
-the cells take (`/mcp`, `/undo`, `/ps`, `/stop`, `/review`, the message history).
-
-Answers are event payloads (`{"type": …}`), validated by `AppServerCore` into its `Event`s,
-so that this module needs none of the event classes.
-"""
+"""The TUI's ops that are plain requests to its app-server, and their answers as the
+notices the cells take (`/mcp`, `/undo`, `/ps`, `/stop`, `/review`, the message history)."""
 
 from __future__ import annotations
 
 from typing import Any, Protocol
 
+from codex_core.items import client as c
+from codex_core.items import notices as n
 from codex_core.protocol import (
     AddToHistoryOp,
+    BackgroundTerminal,
     CleanBackgroundTerminalsOp,
     ExecApprovalOp,
     GetHistoryEntryRequestOp,
@@ -19,6 +18,7 @@ from codex_core.protocol import (
     ListBackgroundTerminalsOp,
     ListMcpToolsOp,
     LocalImageInput,
+    McpServerStatus,
     OverrideTurnContextOp,
     PatchApprovalOp,
     ResolveElicitationOp,
@@ -49,8 +49,11 @@ class Caller(Protocol):
         ...
 
 
-async def request_op(caller: Caller, thread: str, op: RequestOp) -> dict[str, Any] | None:
-    """Send `op` as its request; the event that shows the answer (None: nothing to show).
+async def request_op(
+    caller: Caller, thread: str, op: RequestOp, turn: str
+) -> c.ClientNotice | None:
+    """Send `op` as its request; the notice that shows the answer (None: nothing to show),
+    under `turn`.
 
     Raises:
         RpcFailure: The server refused (its message is the line to show).
@@ -59,67 +62,58 @@ async def request_op(caller: Caller, thread: str, op: RequestOp) -> dict[str, An
     match op:
         case ListMcpToolsOp():
             listed = await caller.call("mcpServerStatus/list", {"threadId": thread})
-            servers = [
-                {
-                    "name": entry["name"],
-                    "status": _STATUS.get(entry.get("runtimeStatus") or "", "starting"),
-                    "error": entry.get("toolsError"),
-                    "tools": sorted(entry.get("tools") or {}),
-                }
+            servers = tuple(
+                McpServerStatus(
+                    name=entry["name"],
+                    status=_STATUS.get(entry.get("runtimeStatus") or "", "starting"),
+                    error=entry.get("toolsError"),
+                    tools=sorted(entry.get("tools") or {}),
+                )
                 for entry in listed.get("data") or []
-            ]
-            return {"type": "mcp_list_tools_response", "servers": servers}
+            )
+            return c.McpServersListed(turn, servers)
         case UndoOp():
             undone = await caller.call("thread/undo", {"threadId": thread})
-            return {"type": "background_event", "message": undone["message"]}
+            return n.BackgroundMessage(turn, undone["message"])
         case ReviewOp():
             target = op.target.model_dump(mode="json", exclude_none=True)
             await caller.call("review/start", {"threadId": thread, "target": target})
             return None
         case ListBackgroundTerminalsOp():
             listed = await caller.call("thread/backgroundTerminals/list", {"threadId": thread})
-            terminals = _terminals(listed["data"])
-            return {"type": "list_background_terminals_response", "terminals": terminals}
+            return c.BackgroundTerminalsListed(turn, _terminals(listed["data"]))
         case TerminateBackgroundTerminalOp():
             which = {"threadId": thread, "processId": op.process_id}
             stopped = await caller.call("thread/backgroundTerminals/terminate", which)
-            return _stopped(stopped)
+            return _stopped(turn, stopped)
         case CleanBackgroundTerminalsOp():
             stopped = await caller.call("thread/backgroundTerminals/clean", {"threadId": thread})
-            return _stopped(stopped)
+            return _stopped(turn, stopped)
         case GetHistoryEntryRequestOp():
             entry: dict[str, Any] = {"threadId": thread, "logId": op.log_id, "offset": op.offset}
             read = await caller.call("history/entry/read", entry)
-            return {
-                "type": "get_history_entry_response",
-                "offset": op.offset,
-                "log_id": op.log_id,
-                "entry": read.get("entry"),
-            }
+            return c.HistoryEntryFetched(turn, op.offset, op.log_id, read.get("entry"))
         case AddToHistoryOp():
             await caller.call("history/append", {"threadId": thread, "text": op.text})
             return None
 
 
-def _terminals(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    return [
-        {
-            "process_id": entry["processId"],
-            "command": entry["command"],
-            "os_pid": entry.get("osPid"),
-            "elapsed_ms": entry["elapsedMs"],
-            "last_line": entry.get("lastLine"),
-        }
+def _terminals(entries: list[dict[str, Any]]) -> tuple[BackgroundTerminal, ...]:
+    return tuple(
+        BackgroundTerminal(
+            process_id=entry["processId"],
+            command=entry["command"],
+            os_pid=entry.get("osPid"),
+            elapsed_ms=entry["elapsedMs"],
+            last_line=entry.get("lastLine"),
+        )
         for entry in entries
-    ]
+    )
 
 
-def _stopped(result: dict[str, Any]) -> dict[str, Any]:
-    return {
-        "type": "background_terminals_stopped",
-        "stopped": _terminals(result.get("stopped") or []),
-        "unknown_process_id": result.get("unknownProcessId"),
-    }
+def _stopped(turn: str, result: dict[str, Any]) -> c.BackgroundTerminalsStopped:
+    stopped = _terminals(result.get("stopped") or [])
+    return c.BackgroundTerminalsStopped(turn, stopped, result.get("unknownProcessId"))
 
 
 def wire_input(items: list[InputItem]) -> list[dict[str, Any]]:

@@ -1,11 +1,20 @@
-"""Preparing a batch of notices for the screen: start-up warnings set aside, and runs of
-streamed deltas merged (and made printable) so each frame renders once."""
+"""Preparing a batch of notices for the screen: start-up warnings set aside, runs of
+streamed deltas merged (and made printable) so each frame renders once, and every other
+notice's text made printable (`printable_notice`)."""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
+
 from codex_core.items import client as c
 from codex_core.items import notices as n
-from codex_core.terminal_text import printable
+from codex_core.terminal_text import printable, printable_event
+
+Value = TypeVar("Value")
 
 STARTUP_TURN = "0"
 """The submission of the session's start: its warnings (config keys, MCP servers) wait
@@ -82,3 +91,51 @@ def _with_text(notice: c.ClientNotice, text: str) -> c.ClientNotice:
             return n.CommandOutputDelta(notice.turn, notice.item_id, notice.stream, text)
         case _:
             return notice
+
+
+def printable_notice(notice: Value) -> Value:
+    """A copy of `notice` (a notice, an item, or a value in one) whose shown strings are
+    `printable`: model text and command output never reach the terminal raw. Identifiers
+    (`turn`, `id`, `item_id`, `…_id`) stay as they are: they are matched, not shown."""
+    if not dataclasses.is_dataclass(notice) or isinstance(notice, type):
+        return notice
+    update = {
+        f.name: _clean(getattr(notice, f.name))
+        for f in dataclasses.fields(notice)
+        if not (f.name in _ID_FIELDS or f.name.endswith("_id")) and _dirty(getattr(notice, f.name))
+    }
+    return dataclasses.replace(notice, **update) if update else notice
+
+
+_ID_FIELDS = frozenset({"turn", "id", "item_id"})
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, str):
+        return printable(value)
+    if isinstance(value, BaseModel):
+        return printable_event(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return printable_notice(value)
+    if isinstance(value, tuple):
+        return tuple(_clean(v) for v in value)
+    if isinstance(value, list):
+        return [_clean(v) for v in value]
+    if isinstance(value, Mapping):
+        return {(printable(k) if isinstance(k, str) else k): _clean(v) for k, v in value.items()}
+    return value
+
+
+def _dirty(value: Any) -> bool:
+    """Whether `value` holds a string `printable` changes."""
+    if isinstance(value, str):
+        return printable(value) is not value
+    if isinstance(value, BaseModel) or (
+        dataclasses.is_dataclass(value) and not isinstance(value, type)
+    ):
+        return any(_dirty(v) for v in vars(value).values())
+    if isinstance(value, tuple | list):
+        return any(_dirty(v) for v in value)
+    if isinstance(value, Mapping):
+        return any(_dirty(k) or _dirty(v) for k, v in value.items())
+    return False

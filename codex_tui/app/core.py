@@ -7,18 +7,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from codex_core.protocol import Event, Op
+from codex_core.items import client as c
+from codex_core.protocol import Op
 
 
 class CoreClient(Protocol):
-    """The two calls a frontend makes on a Session."""
+    """The two calls the TUI makes on its session: ops out, item notices in."""
 
     async def submit(self, op: Op) -> str:
         """Queue an op; returns its submission id."""
         ...
 
-    async def next_event(self) -> Event:
-        """The next event, waiting if none is ready."""
+    async def next_notices(self) -> list[c.ClientNotice]:
+        """The notices of the session's next message, waiting if none is ready; the last
+        ones are `SessionEnded`."""
         ...
 
 

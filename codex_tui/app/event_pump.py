@@ -1,62 +1,70 @@
-"""The one worker loop that reads a session's events, runs them through the item projection,
-and hands the notices to the UI in per-frame batches."""
+"""The one worker loop that reads a session's notices and hands them to the UI in per-frame
+batches (text made printable, runs of deltas merged)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 
-from codex_core.items import ClientProjection
 from codex_core.items import client as c
-from codex_core.protocol import DeltaEvent, Event, deltas
-from codex_core.terminal_text import printable_event
-from codex_tui.app.coalesce import STARTUP_TURN, coalesce
+from codex_core.items import notices as n
+from codex_tui.app.coalesce import coalesce, printable_notice
 from codex_tui.app.core import CoreClient
 
 FRAME_SECONDS = 1 / 25
 """Streamed deltas are delivered at most this often (25 Hz): each delivery re-renders the
 growing answer, and between deliveries the loop is free for keystrokes."""
-MAX_BATCH_EVENTS = 5000
-"""A flood of queued deltas is cut into batches of this size, bounding the work per frame."""
-TURN = "tui"
-"""The turn the session's events are projected under (but the start's, `STARTUP_TURN`): the
-screen shows one turn at a time, and a turn's end closes whatever it left open, whichever
-submission began it (a steered message, a `--remote` server's own ids)."""
+MAX_BATCH_NOTICES = 5000
+"""A flood of queued deltas is cut into batches of about this size, bounding the work per
+frame."""
+_DELTAS = (n.AgentMessageDelta, n.ReasoningDelta, n.CommandOutputDelta)
 
 
-class NoticeFeed:
-    """One session's events → the screen's notices (`ClientProjection`), batch by batch."""
+def prepare(notices: list[c.ClientNotice]) -> list[c.ClientNotice]:
+    """A batch as the screen takes it: every notice but a delta made printable, then runs
+    of deltas merged (and made printable once merged: an escape sequence split across
+    deltas is seen whole)."""
+    return coalesce([x if isinstance(x, _DELTAS) else printable_notice(x) for x in notices])
 
-    def __init__(self) -> None:
-        self.projection = ClientProjection()
 
-    def project(self, events: list[Event]) -> list[c.ClientNotice]:
-        """The notices of a batch of events, deltas coalesced. Text is made printable first
-        (model text and output never reach the terminal raw); deltas once merged."""
-        out: list[c.ClientNotice] = []
-        feed = self.projection.feed_client
-        for event in events:
-            msg = event.msg
-            if not isinstance(msg, DeltaEvent):
-                msg = printable_event(msg)
-            out += feed(STARTUP_TURN if event.id == STARTUP_TURN else TURN, msg)
-        return coalesce(out)
+def _streaming(notices: list[c.ClientNotice]) -> bool:
+    """Whether a message's notices end in a streamed delta (worth waiting a frame for more)."""
+    return bool(notices) and isinstance(notices[-1], _DELTAS)
 
 
 async def pump_notices(
     core: CoreClient,
     deliver: Callable[[list[c.ClientNotice]], Awaitable[None]],
     frame_seconds: float = FRAME_SECONDS,
-    max_batch: int = MAX_BATCH_EVENTS,
+    max_batch: int = MAX_BATCH_NOTICES,
 ) -> None:
-    """Read the core's events until `shutdown_complete`, delivering their notices to the UI
-    in order, a flood of deltas once a frame (`codex_core.protocol.deltas.pump_events`):
-    back-to-back renders left keystrokes waiting. `deliver` returns once the UI has applied
-    the batch; a batch with no notices is not delivered."""
-    feed = NoticeFeed()
+    """Read the core's notices until the session ends (`SessionEnded`), delivering them in
+    order, a flood of deltas once a frame: back-to-back renders left keystrokes waiting.
 
-    async def project(batch: list[Event]) -> None:
-        notices = feed.project(batch)
+    A batch that ends in a delta is held until one frame after the previous delivery
+    (collecting what arrives meanwhile, up to `max_batch` notices); anything else flushes
+    the held deltas and itself at once. `deliver` is awaited, so at most one batch is in
+    flight (when the UI falls behind, notices wait in the core's queue); a batch with no
+    notices is not delivered."""
+    loop = asyncio.get_running_loop()
+    last_delivery = -frame_seconds
+    while True:
+        batch = list(await core.next_notices())
+        if _streaming(batch):
+            deadline = max(loop.time(), last_delivery + frame_seconds)
+            try:
+                async with asyncio.timeout_at(deadline):
+                    # Queued notices do not suspend, so the deadline is also checked by hand.
+                    while len(batch) < max_batch and loop.time() < deadline:
+                        more = await core.next_notices()
+                        batch += more
+                        if not _streaming(more):
+                            break
+            except TimeoutError:
+                pass
+        last_delivery = loop.time()
+        notices = prepare(batch)
         if notices:
             await deliver(notices)
-
-    await deltas.pump_events(core.next_event, project, frame_seconds, max_batch)
+        if batch and isinstance(batch[-1], n.SessionEnded):
+            return

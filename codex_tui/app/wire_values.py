@@ -1,4 +1,4 @@
-"""App-server wire values → core values, for the TUI's `wire_events` (pure)."""
+"""App-server wire values → core values, for the TUI's `wire_items` (pure)."""
 
 from __future__ import annotations
 

@@ -13,15 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from codex_core.protocol import (
-    AgentMessageDeltaEvent,
-    AgentMessageEvent,
-    EventMsg,
-    ShutdownOp,
-    TaskStartedEvent,
-    TextInput,
-    UserInputOp,
-)
+from codex_core.items import client as c
+from codex_core.items import kinds as k
+from codex_core.items import notices as n
+from codex_core.protocol import ShutdownOp, TextInput, UserInputOp
 from codex_core.servers.app_server.remote import RemoteError
 from codex_tui.app.app_server_connection import early_requests
 from codex_tui.app.app_server_core import AppServerCore
@@ -59,10 +54,10 @@ async def _started(
     return core
 
 
-async def _until(core: AppServerCore, kind: str) -> list[EventMsg]:
-    seen: list[EventMsg] = []
-    while not seen or seen[-1].type != kind:
-        seen.append((await asyncio.wait_for(core.next_event(), WAIT)).msg)
+async def _until(core: AppServerCore, kind: type[c.ClientNotice]) -> list[c.ClientNotice]:
+    seen: list[c.ClientNotice] = []
+    while not seen or not isinstance(seen[-1], kind):
+        seen += await asyncio.wait_for(core.next_notices(), WAIT)
     return seen
 
 
@@ -83,23 +78,28 @@ def test_app_server_child_streams_a_turn_and_ends_when_left(
     words = [f"w{i} " for i in range(2000)]
     model_server.add(turn(message("".join(words), chunks=words), usage=usage(input=5, output=5)))
 
-    async def run() -> tuple[list[EventMsg], list[EventMsg], int | None]:
+    async def run() -> tuple[list[c.ClientNotice], list[c.ClientNotice], int | None]:
         core = await _started(model_server, early=early)
-        first = await _until(core, "session_configured")
+        first = await _until(core, n.ThreadStarted)
         assert await core.submit(UserInputOp(items=[TextInput(text="go")])) != ""
-        events = await _until(core, "task_complete")
+        events = await _until(core, n.TurnEnded)
         await core.submit(ShutdownOp())
-        await _until(core, "shutdown_complete")
+        await _until(core, n.SessionEnded)
         code = await asyncio.wait_for(asyncio.to_thread(_process(core).wait), WAIT)
         return first, events, code
 
     first, events, code = asyncio.run(run())
-    assert [e.type for e in first] == ["session_configured"]
-    assert isinstance(events[0], TaskStartedEvent)
-    deltas = [e for e in events if isinstance(e, AgentMessageDeltaEvent)]
+    assert [type(e) for e in first] == [c.ThreadOpened]
+    assert isinstance(events[0], n.TurnStarted)
+    deltas = [e for e in events if isinstance(e, n.AgentMessageDelta)]
     assert "".join(d.delta for d in deltas) == "".join(words)
-    final = [e for e in events if isinstance(e, AgentMessageEvent)]
-    assert final and final[0].message == "".join(words)
+    final = [
+        e.item.text
+        for e in events
+        if isinstance(e, n.ItemCompleted) and isinstance(e.item, k.AgentMessageItem)
+    ]
+    assert final == ["".join(words)]
+    assert events[-1] == n.TurnEnded("tui", "completed")
     assert code == 0
     recorded = list((codex_home / "sessions").rglob("rollout-*.jsonl"))
     assert len(recorded) == 1
@@ -133,8 +133,8 @@ def test_app_server_child_killed_fails_waiting_calls_without_a_hang(
 
     async def run() -> tuple[str, str]:
         core = await _started(model_server)
-        await _until(core, "session_configured")
-        waiting = asyncio.ensure_future(core.next_event())
+        await _until(core, n.ThreadStarted)
+        waiting = asyncio.ensure_future(core.next_notices())
         os.kill(_process(core).pid, signal.SIGKILL)
         with pytest.raises(RemoteError) as caught:
             await asyncio.wait_for(waiting, WAIT)
@@ -165,7 +165,7 @@ def test_app_server_child_garbled_output_ends_it_with_one_sentence() -> None:
         )
         core = await asyncio.wait_for(AppServerCore.start_child(process, "the log"), WAIT)
         with pytest.raises(RemoteError) as caught:
-            await asyncio.wait_for(core.next_event(), WAIT)
+            await asyncio.wait_for(core.next_notices(), WAIT)
         return str(caught.value)
 
     assert asyncio.run(run()) == "the app-server process was killed (SIGKILL); see the log"

@@ -21,10 +21,10 @@ from codex_core.protocol import Event, TaskStartedEvent, UserMessageEvent
 from codex_core.rollout.layout import Layout
 from codex_core.servers.acp.updates import UpdateBuilder
 from codex_core.servers.app_server.translate import ApprovalAsk, Translator
-from codex_tui.app.event_pump import NoticeFeed
 from codex_tui.app.transcript_log import TranscriptLog
 from codex_tui.exec.human import HumanProcessor
 from codex_tui.exec.jsonl import JsonlProcessor
+from tests.tui.fake_core import NoticeFeed
 
 FIXED_NOW = 1_790_000_000.0
 """The clock the rollout writer is given (2026-09-21T…Z)."""

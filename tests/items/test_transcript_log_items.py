@@ -4,8 +4,8 @@ allowed (not when refused), a replayed patch shows the changes its end names."""
 from __future__ import annotations
 
 from codex_core import protocol as ev
-from codex_tui.app.event_pump import NoticeFeed
 from codex_tui.app.transcript_log import TranscriptLog
+from tests.tui.fake_core import NoticeFeed
 
 CHANGES: dict[str, ev.FileChange] = {"/w/a.txt": ev.AddChange(content="x\n")}
 

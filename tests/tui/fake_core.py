@@ -1,4 +1,5 @@
-"""A scripted stand-in for the core: records ops, emits whatever events a test feeds it."""
+"""A scripted stand-in for the core: records ops, emits whatever events a test feeds it
+(as the notices of the item projection the TUI takes, as a session's own would be)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TypeVar
 
+from codex_core.items import ClientProjection
+from codex_core.items import client as c
 from codex_core.protocol import (
     ApprovalDecisionEvent,
     Event,
@@ -24,7 +27,10 @@ from codex_core.protocol import (
 )
 from codex_core.protocol.common import WorkspaceWritePolicy
 from codex_tui.app.clock import FrozenClock
+from codex_tui.app.coalesce import STARTUP_TURN
 from codex_tui.app.core import KeyRequest, LaunchOptions, SessionPage, SessionSummary, TrustRequest
+from codex_tui.app.event_pump import prepare
+from codex_tui.app.wire_items import TURN
 
 FIXED_NOW = datetime(2025, 10, 1, 12, 0, 0, tzinfo=UTC)
 SESSION_ID = "0199a0c2-7e3a-7d41-b0a1-5d2f8c9e1f00"
@@ -53,6 +59,23 @@ def configured(**changes: object) -> SessionConfiguredEvent:
     return SessionConfiguredEvent.model_validate(fields)
 
 
+class NoticeFeed:
+    """Events → the notices the TUI takes: `ClientProjection` under the screen's turn (the
+    start's warnings under `STARTUP_TURN`), each batch prepared as the event pump does."""
+
+    def __init__(self) -> None:
+        self.projection = ClientProjection()
+
+    def notices(self, event: Event) -> list[c.ClientNotice]:
+        """One event's notices, as they come from the session."""
+        turn = STARTUP_TURN if event.id == STARTUP_TURN else TURN
+        return self.projection.feed_client(turn, event.msg)
+
+    def project(self, events: list[Event]) -> list[c.ClientNotice]:
+        """A batch's notices as the screen gets them (printable, deltas merged)."""
+        return prepare([notice for event in events for notice in self.notices(event)])
+
+
 class FakeCore:
     """Implements `CoreClient`; `emit()` feeds events, `ops` records what the UI submitted."""
 
@@ -63,6 +86,7 @@ class FakeCore:
         self._queue: asyncio.Queue[Event] = asyncio.Queue()
         self._next_id = 0
         self._commands: dict[str, list[str]] = {}
+        self._feed = NoticeFeed()
 
     def emit(self, *msgs: EventMsg, sub_id: str = "1") -> None:
         """Queue events for the UI."""
@@ -93,9 +117,9 @@ class FakeCore:
             self.emit(*self.on_op(op))
         return str(self._next_id)
 
-    async def next_event(self) -> Event:
-        """The next queued event."""
-        return await self._queue.get()
+    async def next_notices(self) -> list[c.ClientNotice]:
+        """The notices of the next queued event."""
+        return self._feed.notices(await self._queue.get())
 
     def ops_of(self, kind: type[OpT]) -> list[OpT]:
         """Submitted ops of one type."""

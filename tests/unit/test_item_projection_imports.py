@@ -49,18 +49,20 @@ PORTED = frozenset(
         "codex_tui/app/coalesce.py",
         "codex_tui/app/messages.py",
         "codex_tui/app/codex_app.py",
+        "codex_tui/app/core.py",
+        "codex_tui/app/event_pump.py",
+        "codex_tui/app/item_state.py",
+        "codex_tui/app/wire_items.py",
+        "codex_tui/app/app_server_core.py",
+        "codex_tui/app/app_server_ops.py",
     }
 )
 """Renderers of the projection."""
 
 NOT_YET_PORTED = {
     # Pumps that pass events on or pick out a few (the one-wire step):
-    "codex_tui/app/core.py": "TUI: the session handle",
-    "codex_tui/app/event_pump.py": "TUI: reads the session's events into the projection",
     "codex_core/servers/acp/agent.py": "ACP: the first event (its history for session/load)",
     "codex_core/servers/app_server/elicitation.py": "app-server: MCP elicitation requests",
-    "codex_tui/app/wire_events.py": "TUI: wire items back into the cells' events",
-    "codex_tui/app/app_server_core.py": "TUI: the session handle over the app-server",
     "codex_core/servers/app_server/hub.py": "app-server: the thread pump (preview, approvals)",
     "codex_core/servers/app_server/threads.py": "app-server: the event pump",
 }

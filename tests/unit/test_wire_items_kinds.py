@@ -1,56 +1,48 @@
-"""`WireEvents`: the wire's items and notices the local TUI needs become the events its
+"""`WireItems`: the wire's items and notices the local TUI needs become the notices its
 screens take (web search, MCP calls, hook runs, the automatic reviewer, status lines)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from codex_core.protocol import (
-    ApprovalDecisionEvent,
-    BackgroundEvent,
-    HookCompletedEvent,
-    McpDuration,
-    McpInvocation,
-    McpToolCallBeginEvent,
-    McpToolCallEndEvent,
-    WebSearchBeginEvent,
-    WebSearchEndEvent,
-)
-from codex_tui.app.wire_events import WireEvents
+from codex_core.items import kinds as k
+from codex_core.items import notices as n
+from codex_tui.app.wire_items import TURN, WireItems
 
 
-def _events(wire: WireEvents, method: str, params: dict[str, Any]) -> list[Any]:
-    return [event.msg for event in wire.notification(method, {"threadId": "t", **params})]
+def _notices(wire: WireItems, method: str, params: dict[str, Any]) -> list[Any]:
+    return wire.notification(method, {"threadId": "t", **params})
 
 
-def test_wire_events_web_search_and_mcp_call_items() -> None:
-    wire = WireEvents(thread_id="t", turn_id="turn")
+def test_wire_items_web_search_and_mcp_call_items() -> None:
+    wire = WireItems(thread_id="t", turn_id="turn")
     search = {"id": "ws_1", "type": "webSearch", "query": "", "action": None}
-    assert _events(wire, "item/started", {"item": search}) == [WebSearchBeginEvent(call_id="ws_1")]
+    begun = k.WebSearchItem("ws_1")
+    assert _notices(wire, "item/started", {"item": search}) == [n.ItemStarted(TURN, begun)]
     done = {**search, "query": "q", "action": {"type": "openPage", "url": "https://x"}}
-    assert _events(wire, "item/completed", {"item": done}) == [
-        WebSearchEndEvent(
-            call_id="ws_1", query="q", action={"type": "open_page", "url": "https://x"}
-        )
+    action = {"type": "open_page", "url": "https://x"}
+    assert _notices(wire, "item/completed", {"item": done}) == [
+        n.ItemCompleted(TURN, k.WebSearchItem("ws_1", "q", action))
     ]
     call = {"id": "c1", "type": "mcpToolCall", "server": "s", "tool": "t", "arguments": {"a": 1}}
-    invocation = McpInvocation(server="s", tool="t", arguments={"a": 1})
-    assert _events(wire, "item/started", {"item": call}) == [
-        McpToolCallBeginEvent(call_id="c1", invocation=invocation)
-    ]
+    item = k.McpToolCallItem("c1", "s", "t", {"a": 1})
+    assert _notices(wire, "item/started", {"item": call}) == [n.ItemStarted(TURN, item)]
     failed = {**call, "status": "failed", "error": {"message": "boom"}, "durationMs": 1500}
-    assert _events(wire, "item/completed", {"item": failed}) == [
-        McpToolCallEndEvent(
-            call_id="c1",
-            invocation=invocation,
-            result={"Err": "boom"},
-            duration=McpDuration(secs=1, nanos=500_000_000),
-        )
-    ]
+    ended = k.McpToolCallItem(
+        "c1",
+        "s",
+        "t",
+        {"a": 1},
+        status="failed",
+        error="boom",
+        duration_ms=1500,
+        duration_ns=1_500_000_000,
+    )
+    assert _notices(wire, "item/completed", {"item": failed}) == [n.ItemCompleted(TURN, ended)]
 
 
-def test_wire_events_hooks_auto_review_and_status_lines() -> None:
-    wire = WireEvents(thread_id="t", turn_id="turn")
+def test_wire_items_hooks_auto_review_and_status_lines() -> None:
+    wire = WireItems(thread_id="t", turn_id="turn")
     run = {
         "id": "r1",
         "eventName": "preToolUse",
@@ -58,8 +50,8 @@ def test_wire_events_hooks_auto_review_and_status_lines() -> None:
         "status": "blocked",
         "entries": [{"kind": "feedback", "text": "no rm here"}],
     }
-    [hook] = _events(wire, "hook/completed", {"run": run})
-    assert isinstance(hook, HookCompletedEvent)
+    [hook] = _notices(wire, "hook/completed", {"run": run})
+    assert isinstance(hook, n.HookRunUpdated) and hook.done
     assert (hook.run.event_name, hook.run.status, hook.run.entries) == (
         "PreToolUse",
         "blocked",
@@ -70,18 +62,17 @@ def test_wire_events_hooks_auto_review_and_status_lines() -> None:
         "review": {"status": "denied", "rationale": "Not asked for."},
         "action": {"type": "command", "command": "touch x", "cwd": "/w", "source": "shell"},
     }
-    assert _events(wire, "item/autoApprovalReview/completed", review) == [
-        ApprovalDecisionEvent(
-            call_id="c2",
-            kind="exec",
-            decision="denied",
-            command=["touch", "x"],
-            reviewer="auto_review",
-            rationale="Not asked for.",
-            cwd="/w",
-        )
+    command = k.CommandExecutionItem("c2", ("touch", "x"), "/w")
+    assert _notices(wire, "item/autoApprovalReview/completed", review) == [
+        n.ItemStarted(TURN, command, "review"),
+        n.ApprovalDecided(
+            TURN, "c2", "exec", "denied", ("touch", "x"), "auto_review", "Not asked for."
+        ),
+        n.ItemCompleted(
+            TURN, command.__class__("c2", ("touch", "x"), "/w", "declined"), "declined"
+        ),
     ]
     line = {"turnId": "turn", "message": "Context compacted"}
-    assert _events(wire, "thread/backgroundMessage", line) == [
-        BackgroundEvent(message="Context compacted")
+    assert _notices(wire, "thread/backgroundMessage", line) == [
+        n.BackgroundMessage(TURN, "Context compacted")
     ]
