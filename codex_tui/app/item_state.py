@@ -95,8 +95,7 @@ class ItemState:
 
     # ------------------------------------------------------------------ text items
 
-    def user(self, item_id: str, text: str, images: tuple[str, ...]) -> list[c.ClientNotice]:
-        user = k.UserMessageItem(item_id, text, images)
+    def user(self, user: k.UserMessageItem) -> list[c.ClientNotice]:
         return [n.ItemStarted(self.turn, user), n.ItemCompleted(self.turn, user)]
 
     def _open(

@@ -19,17 +19,22 @@ from codex_core.items import client as c
 from codex_core.items import kinds as k
 from codex_core.items import notices as n
 from codex_core.protocol import web_search_query
-from codex_core.protocol.common import PlanItem, ReviewDecision
+from codex_core.protocol.common import ReviewDecision
 from codex_tui.app.item_state import ItemState
 from codex_tui.app.wire_values import (
     wire_approval,
     wire_argv,
     wire_auto_review,
     wire_changes,
+    wire_command,
     wire_hook_run,
-    wire_mcp_result,
+    wire_mcp_call,
+    wire_mcp_end,
+    wire_patch,
+    wire_plan,
     wire_sandbox,
     wire_usage,
+    wire_user,
     wire_web_search,
 )
 
@@ -115,6 +120,8 @@ class WireItems:
         if params.get("threadId") not in (None, self.thread_id):
             return []
         out = self._decide_elsewhere(method, params) if self._decided_elsewhere else []
+        if method == "item/autoApprovalReview/completed" and _refused(params):
+            self._held.pop(params.get("targetItemId") or "", None)  # it never runs
         if self._held and method != "thread/status/changed":  # a patch's item comes first
             out += self._flush_held()
         return out + self._notification(method, params)
@@ -146,13 +153,7 @@ class WireItems:
             case "turn/diff/updated":
                 return [n.DiffUpdated(TURN, params.get("diff") or "")]
             case "turn/plan/updated":
-                plan = [
-                    PlanItem(
-                        step=s["step"],
-                        status="in_progress" if s["status"] == "inProgress" else s["status"],
-                    )
-                    for s in params.get("plan") or []
-                ]
+                plan = wire_plan(params.get("plan") or [])
                 return [n.PlanUpdated(TURN, params.get("explanation"), plan)]
             case "thread/tokenUsage/updated":
                 return [n.TokenUsage(TURN, wire_usage(params["tokenUsage"]))]
@@ -249,21 +250,16 @@ class WireItems:
         item_id = item.get("id") or ""
         match item.get("type"):
             case "userMessage":
-                content = item.get("content") or []
-                text = "\n".join(c.get("text", "") for c in content if c.get("type") == "text")
-                images = tuple(
-                    c.get("url") or c.get("path") or ""
-                    for c in content
-                    if c.get("type") in ("image", "localImage")
-                )
-                return self.items.user(item_id, text, images)
+                return self.items.user(wire_user(item))
             case "mcpToolCall":
-                return self.items.start(_mcp_call(item))
+                return self.items.start(wire_mcp_call(item))
             case "webSearch" if not replay:
                 return self.items.start(k.WebSearchItem(item_id))
             case "commandExecution" | "fileChange" if not replay:
                 self._held[item_id] = item  # shown once it runs (it may wait for approval)
                 return []
+            case "commandExecution" | "fileChange" if item.get("status") == "declined":
+                return self._refused_past(item)
             case "commandExecution" | "fileChange":
                 return self._begin(item)
             case _:
@@ -283,7 +279,7 @@ class WireItems:
                 return []
             case "commandExecution":
                 out = self._show(item_id)
-                command = tuple(wire_argv(item.get("command") or ""))
+                command = wire_command(item).command
                 out += items.start(k.CommandExecutionItem(item_id, command, ""), "end")
                 status, code = item.get("status"), item.get("exitCode")
                 if code is None:
@@ -297,12 +293,12 @@ class WireItems:
                 )
             case "fileChange":
                 out = self._show(item_id)
-                changes = wire_changes(item.get("changes") or [])
-                out += items.start(k.FileChangeItem(item_id, changes), "end")
+                out += items.start(wire_patch(item), "end")
                 ok = item.get("status") == "completed"
                 return out + items.end(item_id, status="completed" if ok else "failed")
             case "mcpToolCall":
-                return self._mcp_done(item)
+                call = wire_mcp_call(item)
+                return items.start(call, "end") + items.end(call.id, **wire_mcp_end(item))
             case "webSearch":
                 found = wire_web_search(item)
                 query = found["query"] or web_search_query(found["action"])
@@ -311,28 +307,20 @@ class WireItems:
             case _:
                 return []
 
-    def _mcp_done(self, item: dict[str, Any]) -> Notices:
-        call = _mcp_call(item)
-        fields = wire_mcp_result(item)
-        got, duration = fields["result"], fields["duration"]
-        ok = got.get("Ok")
-        error = got.get("Err")
-        return self.items.start(call, "end") + self.items.end(
-            call.id,
-            status="completed" if ok is not None and not ok.get("isError") else "failed",
-            result=ok,
-            error=None if error is None else str(error),
-            duration_ms=duration.millis,
-            duration_ns=duration.secs * 1_000_000_000 + duration.nanos,
-            read_only=False,
-        )
-
     def _begin(self, item: dict[str, Any]) -> Notices:
         if item.get("type") == "commandExecution":
-            command = tuple(wire_argv(item.get("command") or ""))
-            return self.items.start(k.CommandExecutionItem(item["id"], command, item["cwd"]))
-        changes = wire_changes(item.get("changes") or [])
-        return self.items.start(k.FileChangeItem(item["id"], changes))
+            return self.items.start(wire_command(item))
+        return self.items.start(wire_patch(item))
+
+    def _refused_past(self, item: dict[str, Any]) -> Notices:
+        """A past command or patch that was not allowed: asked about, then refused (it never
+        ran, so it is no command cut short)."""
+        if item.get("type") == "commandExecution":
+            command = wire_command(item)
+            asked = self.items.start(command, "approval")
+            return asked + self.items.decided(command.id, "exec", "denied", command.command)
+        asked = self.items.start(wire_patch(item), "approval")
+        return asked + self.items.decided(item.get("id") or "", "patch", "denied")
 
     def _flush_held(self, keep: str = "") -> Notices:
         """Items no approval question followed are running: show them (all but `keep`, and
@@ -392,6 +380,7 @@ class WireItems:
         return out
 
 
-def _mcp_call(item: dict[str, Any]) -> k.McpToolCallItem:
-    server, tool = item.get("server") or "", item.get("tool") or ""
-    return k.McpToolCallItem(item.get("id") or "", server, tool, item.get("arguments"))
+def _refused(review: dict[str, Any]) -> bool:
+    """Whether the automatic reviewer's decision (`item/autoApprovalReview/completed`) keeps
+    its command or patch from running."""
+    return (review.get("review") or {}).get("status") != "approved"

@@ -1,15 +1,17 @@
-"""App-server wire values → core values, for the TUI's `wire_items` (pure)."""
+"""App-server wire values → core values and items, for the TUI's `wire_items` (pure)."""
 
 from __future__ import annotations
 
 import shlex
 from typing import Any
 
-from codex_core.protocol import HookRun, McpDuration, McpInvocation
+from codex_core.items import kinds as k
+from codex_core.protocol import HookRun, McpDuration
 from codex_core.protocol.common import (
     AddChange,
     DeleteChange,
     FileChange,
+    PlanItem,
     ReviewDecision,
     TokenUsage,
     TokenUsageInfo,
@@ -128,30 +130,71 @@ def wire_auto_review(params: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def wire_mcp_call(item: dict[str, Any]) -> dict[str, Any]:
-    """The fields of an MCP tool call's begin event for a wire `mcpToolCall` item."""
-    invocation = McpInvocation(
-        server=item.get("server") or "",
-        tool=item.get("tool") or "",
-        arguments=item.get("arguments"),
-    )
-    return {"call_id": item.get("id") or "", "invocation": invocation}
+def wire_mcp_call(item: dict[str, Any]) -> k.McpToolCallItem:
+    """A wire `mcpToolCall` item as it began."""
+    server, tool = item.get("server") or "", item.get("tool") or ""
+    return k.McpToolCallItem(item.get("id") or "", server, tool, item.get("arguments"))
 
 
-def wire_mcp_result(item: dict[str, Any]) -> dict[str, Any]:
-    """The fields of its end event: the server's result (`isError` when it failed) or the
-    error, and how long it took."""
+def wire_mcp_end(item: dict[str, Any]) -> dict[str, Any]:
+    """The fields of an ended `mcpToolCall` item: the server's result (`isError` when it
+    failed) or the error, and how long it took (milliseconds as whole `{secs, nanos}`)."""
     error = item.get("error")
-    if error is not None:
-        result: dict[str, Any] = {"Err": str((error or {}).get("message") or error)}
-    else:
+    result: dict[str, Any] | None = None
+    if error is None:
         got = item.get("result") or {}
-        ok = {"content": got.get("content") or [], "isError": item.get("status") == "failed"}
+        result = {"content": got.get("content") or [], "isError": item.get("status") == "failed"}
         if got.get("structuredContent") is not None:
-            ok["structuredContent"] = got["structuredContent"]
-        result = {"Ok": ok}
+            result["structuredContent"] = got["structuredContent"]
     duration = McpDuration.of_seconds((item.get("durationMs") or 0) / 1000)
-    return {**wire_mcp_call(item), "result": result, "duration": duration}
+    return {
+        "status": "completed" if result is not None and not result["isError"] else "failed",
+        "result": result,
+        "error": None if error is None else _message(error),
+        "duration_ms": duration.millis,
+        "duration_ns": duration.secs * 1_000_000_000 + duration.nanos,
+        "read_only": False,
+    }
+
+
+def _message(error: Any) -> str:
+    """A wire error's text: its `message`, or the value itself."""
+    message = error.get("message") if isinstance(error, dict) else None
+    return str(message or error)
+
+
+def wire_command(item: dict[str, Any]) -> k.CommandExecutionItem:
+    """A wire `commandExecution` item as it began (argv from its one-line command)."""
+    command = tuple(wire_argv(item.get("command") or ""))
+    return k.CommandExecutionItem(item.get("id") or "", command, item.get("cwd") or "")
+
+
+def wire_patch(item: dict[str, Any]) -> k.FileChangeItem:
+    """A wire `fileChange` item as it began."""
+    return k.FileChangeItem(item.get("id") or "", wire_changes(item.get("changes") or []))
+
+
+def wire_user(item: dict[str, Any]) -> k.UserMessageItem:
+    """A wire `userMessage` item: its text parts joined by lines, its images' URLs or paths."""
+    content = item.get("content") or []
+    text = "\n".join(c.get("text", "") for c in content if c.get("type") == "text")
+    images = tuple(
+        c.get("url") or c.get("path") or ""
+        for c in content
+        if c.get("type") in ("image", "localImage")
+    )
+    return k.UserMessageItem(item.get("id") or "", text, images)
+
+
+def wire_plan(plan: list[dict[str, Any]]) -> list[PlanItem]:
+    """`turn/plan/updated`'s steps (`inProgress` → `in_progress`)."""
+    return [
+        PlanItem(
+            step=s["step"],
+            status="in_progress" if s["status"] == "inProgress" else s["status"],
+        )
+        for s in plan
+    ]
 
 
 def wire_web_search(item: dict[str, Any]) -> dict[str, Any]:

@@ -4,7 +4,11 @@ through the real `AppServerCore` to the cells and the Ctrl+T transcript log.
 The expected cells, transcript lines and client messages of each scenario are in
 `tests/fixtures/tui_wire_scenarios.json`; they were recorded from the TUI when it still
 turned the wire back into core events (`wire_events`, before issue 24's direct mapping),
-so they pin that nothing a user sees changed. `RECORD_WIRE_SCENARIOS=1` writes them anew.
+so they pin that nothing a user sees changed — but for two changes on purpose, made after
+the port: a command the automatic reviewer refused no longer leaves a "Running" cell behind
+(it never ran), and a resumed thread's declined command or patch shows as not approved
+instead of as a command that ran and was interrupted. `RECORD_WIRE_SCENARIOS=1` writes them
+anew.
 """
 
 from __future__ import annotations
