@@ -12,6 +12,10 @@ what only a client that runs commands live and sends its own small ops needs.
 - `history`: a resumed session's past events (`ThreadStarted.initial_messages`) projected
   on their own, under ids of their own.
 
+The TUI, an app-server client, gets these notices straight from the wire
+(`codex_tui.app.wire_items`), not from events: its thread starts as `ThreadOpened`, whose
+`past` holds a resumed thread's turns as notices already.
+
 Frontends that never send those ops nor show a call until it ends (`exec`, the app-server,
 ACP, the rollout) use `Projection` and never see these notices.
 """

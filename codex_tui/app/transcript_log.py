@@ -22,7 +22,7 @@ _PASSING = (n.AgentMessageDelta, n.ReasoningDelta, n.CommandOutputDelta)
 class TranscriptLog:
     """Every item worth reading again, kept whole (the screen drops old cells; this does not).
 
-    Fed the notices the chat screen renders (`codex_core.items.ClientProjection`'s)."""
+    Fed the notices the chat screen renders (`codex_core.items.client.ClientNotice`)."""
 
     def __init__(self) -> None:
         self.lines: list[Content] = []

@@ -1,7 +1,8 @@
 """Renders the item projection on the chat screen: each notice becomes cells and screen updates.
 
-The screen is fed `codex_core.items.ClientProjection`'s notices (the event pump projects the
-session's events); tool cells are found by their item's id.
+The screen is fed the notices of `codex_core.items.client` (`ClientNotice`), which the TUI
+maps straight from its app-server's wire (`wire_items`); tool cells are found by their item's
+id.
 """
 
 from __future__ import annotations
