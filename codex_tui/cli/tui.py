@@ -77,7 +77,13 @@ def run_tui(
     # typed until the app takes over (see first_frame).
     # Inline, the frame would draw on the alternate screen the run must never enter.
     inline = inline_requested(cli_overrides)
-    frame = None if resume == "picker" or inline else FirstFrame.paint(keys=sys.stdin)
+    frame: FirstFrame | None = None
+    if inline:
+        pass
+    elif resume != "picker":
+        frame = FirstFrame.paint(keys=sys.stdin)
+    elif attach is None:  # the picker's first page, as it will show (see picker_frame)
+        frame = _picker_frame(overrides, show_all, fork)
     try:
         return _run(
             frame,
@@ -94,6 +100,17 @@ def run_tui(
     finally:
         if frame is not None:
             frame.close()
+
+
+def _picker_frame(overrides: ConfigOverrides, show_all: bool, fork: bool) -> FirstFrame | None:
+    from codex_core.frontend.home import CodexHomeError, find_codex_home
+    from codex_tui.cli.picker_frame import paint_picker
+
+    try:
+        home = find_codex_home()
+    except CodexHomeError:
+        return None  # the config load says why
+    return paint_picker(home, overrides.cwd, show_all=show_all, fork=fork)
 
 
 def _spawn_child(overrides: ConfigOverrides, cli_overrides: list[str]) -> Popen[bytes] | None:

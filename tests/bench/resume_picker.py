@@ -69,15 +69,16 @@ def row_text(index: int) -> str:
     return f"bench row {index:04d}"
 
 
-def write_sessions(home: Path, project: Path, count: int) -> None:
-    """`count` sessions from the fixture, the newest (row 0) a minute ago, one a minute."""
+def write_sessions(home: Path, project: Path, count: int, step: float = 60) -> None:
+    """`count` sessions from the fixture, the newest (row 0) `step` s ago, one every `step`
+    seconds (each last updated half a step after it started)."""
     template = FIXTURE.read_text(encoding="utf-8")
     template = template.replace(f'"cwd":"{FIXTURE_CWD}"', f'"cwd":"{project}"')
     template = template.replace(FIXTURE_CWD, str(project))
     template = template.replace('"source":"exec"', '"source":"cli"')
     now = time.time()
     for index in range(count):
-        started = now - 60 * (index + 1)
+        started = now - step * (index + 1)
         stamp = time.gmtime(started)
         session_id = str(uuid.UUID(int=uuid.uuid4().int))
         body = template.replace(FIXTURE_ID, session_id)
@@ -89,7 +90,7 @@ def write_sessions(home: Path, project: Path, count: int) -> None:
         name = f"rollout-{time.strftime('%Y-%m-%dT%H-%M-%S', stamp)}-{session_id}.jsonl"
         path = folder / name
         path.write_text(body, encoding="utf-8")
-        os.utime(path, (started + 30, started + 30))
+        os.utime(path, (started + step / 2, started + step / 2))
 
 
 def picker_run(binary: str, home: Path, project: Path) -> float:

@@ -69,3 +69,23 @@ async def test_picker_prepares_the_session_when_the_listing_fails() -> None:
             if boot.prepared:
                 break
         assert boot.prepared == 1
+
+
+async def test_keys_pressed_before_the_first_page_apply_once_it_is_here() -> None:
+    """`codex resume` shows the first page before Textual runs (picker_frame): a Down and
+    an Enter typed on it reach the picker while it is still listing, and count."""
+    sessions = HeldSessions()
+    boot = FakeBoot(sessions=sessions)
+    app = CodexApp(boot, options(show_picker=True), clock=frozen_clock())
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, ResumePickerScreen)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert boot.starts == []  # nothing to choose yet
+        sessions.release.set()
+        for _ in range(50):
+            await settle(pilot)
+            if boot.starts:
+                break
+        assert boot.starts == [sessions.items[1].path]

@@ -85,6 +85,8 @@ class ResumePickerScreen(Screen[Path | None]):
         """`codex fork`: the chosen session is copied, so the title and Enter say fork."""
         self._marked: RowKey | None = None
         self._on_listed = on_listed
+        self._pending: list[Callable[[], None]] = []
+        """Moves and Enter pressed before the first page arrived, in order."""
         """Called once, after the first page is on the screen (the app starts getting the
         session ready then, not while the list loads)."""
 
@@ -170,6 +172,9 @@ class ResumePickerScreen(Screen[Path | None]):
         self.exhausted = page.next_cursor is None
         self._refilter(keep_cursor=True)
         self._listed()
+        pending, self._pending = self._pending, []
+        for replay in pending:
+            replay()
 
     def _listed(self) -> None:
         if self._on_listed is not None:
@@ -253,8 +258,18 @@ class ResumePickerScreen(Screen[Path | None]):
         self._filter_pages = 0
         self._refilter()
 
+    def _early(self, replay: Callable[[], None]) -> bool:
+        """Keep a key pressed before the first page arrived (on `codex resume`'s frame,
+        which shows that page already) to replay once it is here; True if kept."""
+        if self.items or not self.loading:
+            return False
+        self._pending.append(replay)
+        return True
+
     def action_move(self, delta: int) -> None:
         """Arrow keys move the highlighted row."""
+        if self._early(lambda: self.action_move(delta)):
+            return
         table = self.query_one(DataTable)
         if self.shown:
             table.move_cursor(row=max(0, min(len(self.shown) - 1, table.cursor_row + delta)))
@@ -267,6 +282,8 @@ class ResumePickerScreen(Screen[Path | None]):
 
     def action_choose(self) -> None:
         """Resume the highlighted session."""
+        if self._early(self.action_choose):
+            return
         table = self.query_one(DataTable)
         if self.shown and 0 <= table.cursor_row < len(self.shown):
             self.dismiss(self.shown[table.cursor_row].path)

@@ -1,0 +1,178 @@
+"""`codex resume` paints the picker's first page before Textual loads (codex_tui/cli/
+picker_frame.py): the real console script in a pty; the frame's screen must be the one
+Textual then paints, cell for cell (text, colours, bold), so nothing jumps when it takes over."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pexpect
+import pyte
+import pytest
+
+from codex_tui.cli.picker_frame import Page, render
+from tests.bench.resume_picker import row_text, write_sessions
+
+pytestmark = pytest.mark.e2e
+
+FRAME_START = b"\x1b[?1049h\x1b[?25l\x1b[0;48;5;233m\x1b[2J"
+FRAME_END = b"\x1b[0m"  # the frame's only full reset is its last sequence
+FLAGS = ["-a", "never", "-s", "read-only"]
+BLINKING = (3, 4)
+"""(row, column) from 0 of the search box's cursor: Textual blinks it."""
+
+Cells = list[list[tuple[str, str, str, bool]]]
+
+
+def _cells(screen: pyte.Screen) -> Cells:
+    return [
+        [
+            (cell.data, cell.fg, cell.bg, cell.bold)
+            for cell in (screen.buffer[y][x] for x in range(screen.columns))
+        ]
+        for y in range(screen.lines)
+    ]
+
+
+def _run_picker(
+    codex_bin: Path, project: Path, size: tuple[int, int], extra: list[str] | None = None
+) -> tuple[bytes, Cells, Cells]:
+    """Spawn `codex resume`; returns (everything written, the frame's screen, the screen
+    once Textual's picker has been quiet for 0.5 s)."""
+    columns, lines = size
+    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
+    env.pop("COLORTERM", None)  # 256 colours, as the frame writes them
+    child = pexpect.spawn(
+        str(codex_bin),
+        ["resume", *FLAGS, *(extra or [])],
+        cwd=str(project),
+        env=env,
+        dimensions=(lines, columns),
+    )
+
+    class Screen(pyte.Screen):
+        def write_process_input(self, data: str) -> None:
+            child.send(data.encode())
+
+    screen = Screen(columns, lines)
+    stream = pyte.ByteStream(screen)
+    raw = b""
+    frame: Cells | None = None
+    frame_end = 0
+    newest = row_text(0).encode()
+    deadline = time.monotonic() + 30
+    quiet_since = time.monotonic()
+    try:
+        while time.monotonic() < deadline:
+            try:
+                chunk = child.read_nonblocking(1 << 20, timeout=0.05)
+            except pexpect.TIMEOUT:
+                painted = frame is not None and newest in raw[frame_end:]
+                if painted and time.monotonic() - quiet_since > 0.5:
+                    break  # Textual has drawn the list and been quiet since
+                continue
+            quiet_since = time.monotonic()
+            joined = raw + chunk
+            if frame is None and joined.startswith(FRAME_START) and FRAME_END in joined:
+                frame_end = joined.index(FRAME_END) + len(FRAME_END)
+                stream.feed(joined[len(raw) : frame_end])
+                frame = _cells(screen)
+                stream.feed(joined[frame_end:])
+            else:
+                stream.feed(chunk)
+            raw = joined
+        else:
+            shown = "\n".join(screen.display)
+            raise AssertionError(f"the picker never settled:\n{shown}")
+    finally:
+        child.terminate(force=True)
+    assert frame is not None, raw[:300]
+    return raw, frame, _cells(screen)
+
+
+def _visible(cell: tuple[str, str, str, bool]) -> tuple[str, str, str, bool]:
+    """What a cell looks like: a blank shows only its background."""
+    return cell if cell[0].strip() else (" ", "", cell[2], False)
+
+
+def _differences(frame: Cells, final: Cells) -> list[str]:
+    """Cells that differ, but for the table's scrollbar (Textual adds it when the first
+    page is taller than the table; the frame leaves it out)."""
+    scrollbar = {len(final[0]) - 3, len(final[0]) - 2}
+    return [
+        f"row {y + 1} col {x + 1}: frame {frame[y][x]!r}, textual {final[y][x]!r}"
+        for y in range(len(final))
+        for x in range(len(final[y]))
+        if _visible(frame[y][x]) != _visible(final[y][x])
+        and (y, x) != BLINKING
+        and not (5 <= y < len(final) - 2 and x in scrollbar)
+    ]
+
+
+@pytest.mark.parametrize("size", [(110, 36), (110, 20), (96, 30)])
+def test_resume_paints_the_first_page_as_textual_then_does(
+    codex_bin: Path, codex_home: Path, tmp_path: Path, size: tuple[int, int]
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    write_sessions(codex_home, project.resolve(), 30, step=3600)
+    raw, frame, final = _run_picker(codex_bin, project, size)
+    assert raw.startswith(FRAME_START)
+    text = ["".join(cell[0] for cell in row) for row in frame]
+    assert any(row_text(0) in row for row in text), "\n".join(text)
+    differences = _differences(frame, final)
+    assert not differences, "\n".join(differences)
+
+
+def test_resume_frame_says_fork_for_codex_fork(
+    codex_bin: Path, codex_home: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    write_sessions(codex_home, project.resolve(), 3, step=3600)
+    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
+    child = pexpect.spawn(
+        str(codex_bin), ["fork", *FLAGS], cwd=str(project), env=env, dimensions=(36, 110)
+    )
+    try:
+        child.expect_exact(FRAME_END, timeout=30)
+        painted = (child.before or b"").decode()
+    finally:
+        child.terminate(force=True)
+    assert "Fork a previous session" in painted
+    assert "\x1b[0;38;5;247;48;5;233m fork" in painted
+
+
+def test_frame_shows_only_printable_characters_of_hostile_sessions() -> None:
+    hostile = "\x1b]0;owned\x07\x1b[2Jrm -rf \u202eevil\u202c\r\nnext"
+    page = Page([("1 hour ago", "\x1b[31mbranch", "~/\x07dir", hostile)], more=False)
+    painted = render(110, 36, page, show_all=False, fork=False)
+    body = painted.replace("\x1b[", "")  # every escape the frame itself writes is a CSI
+    assert "\x1b" not in body and "\x07" not in body and "\r" not in body
+    assert "\u202e" not in painted and "\n" not in painted
+    assert "owned" in painted and "evil" in painted
+
+
+def test_a_config_error_after_the_frame_leaves_one_line_on_the_normal_screen(
+    codex_bin: Path, codex_home: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    write_sessions(codex_home, project.resolve(), 2, step=3600)
+    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
+    child = pexpect.spawn(
+        str(codex_bin),
+        ["resume", *FLAGS, "-c", "model_reasoning_effort=42"],
+        cwd=str(project),
+        env=env,
+        dimensions=(36, 110),
+    )
+    child.expect(pexpect.EOF, timeout=30)
+    child.close()
+    out = (child.before or b"").decode(errors="replace")
+    assert out.startswith(FRAME_START.decode())  # the list went up first
+    after = out.split("\x1b[?1049l", 1)[1]  # then the alternate screen was left
+    assert child.exitstatus == 1
+    assert "codex:" in after and "Traceback" not in out
