@@ -17,10 +17,14 @@ import logging
 import os
 import re
 import shlex
+import signal
 
 log = logging.getLogger(__name__)
 
 CAPTURE_TIMEOUT_SECONDS = 10.0
+STOP_WAIT_SECONDS = 2.0
+"""How long a stopped capture waits for its output to close (a child that left the shell's
+process group may hold it)."""
 ENV_VAR = "CODEX_SHELL_SNAPSHOT"
 _MARK = "__codex_snapshot_declarations__"
 _CAPTURE = f"env -0; printf '\\0{_MARK}\\0'; alias -p; declare -f; shopt -p"
@@ -93,9 +97,7 @@ class ShellSnapshot:
         try:
             out, _ = await asyncio.wait_for(process.communicate(), CAPTURE_TIMEOUT_SECONDS)
         except (TimeoutError, asyncio.CancelledError) as err:
-            if process.returncode is None:
-                process.kill()
-            await process.wait()
+            await _stop(process)
             if isinstance(err, asyncio.CancelledError):
                 raise
             log.info("no shell snapshot: the login shell took over %ss", CAPTURE_TIMEOUT_SECONDS)
@@ -104,6 +106,24 @@ class ShellSnapshot:
             self._script = build_script(self._env, out.decode(errors="surrogateescape"))
         else:
             log.info("no shell snapshot: the login shell exited %s", process.returncode)
+
+
+async def _stop(process: asyncio.subprocess.Process) -> None:
+    """Kill the login shell and what it started (its own session), then wait for it briefly.
+
+    A profile's background child (`pyenv rehash`, an agent) keeps the shell's stdout open,
+    and asyncio's `wait()` returns only once every pipe is closed: killing the shell alone
+    left `codex exec` waiting at its end as long as that child lived (~60 s seen).
+    """
+    if process.returncode is None:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # start_new_session: its group is its pid
+        except OSError:
+            process.kill()
+    try:
+        await asyncio.wait_for(asyncio.shield(process.wait()), STOP_WAIT_SECONDS)
+    except TimeoutError:
+        log.info("shell snapshot: a process the login shell left keeps its output open")
 
 
 def build_script(base_env: dict[str, str], captured: str) -> str | None:

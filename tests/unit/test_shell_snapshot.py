@@ -123,3 +123,22 @@ def test_shell_snapshot_login_shell_never_runs_in_the_workspace(
     asyncio.run(run())
     assert snapshot.script is not None
     assert not marker.exists()
+
+
+def test_shell_snapshot_stop_does_not_wait_for_what_the_profile_left_running(
+    tmp_path: Path,
+) -> None:
+    """A login profile's background child keeps the capture's output open: stopping the
+    capture kills the shell's process group (it used to wait as long as the child lived)."""
+    (tmp_path / ".profile").write_text("sleep 30 &\nsleep 30\n")
+    snapshot = ShellSnapshot({"HOME": str(tmp_path), "PATH": os.environ["PATH"]})
+
+    async def run() -> float:
+        snapshot.start()
+        await asyncio.sleep(0.5)  # the profile is in its last `sleep`
+        started = asyncio.get_running_loop().time()
+        await snapshot.aclose()
+        return asyncio.get_running_loop().time() - started
+
+    assert asyncio.run(asyncio.wait_for(run(), 20)) < 5
+    assert snapshot.script is None
