@@ -16,6 +16,7 @@ from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.method_table import Entry, Loader, MethodTable
+from codex_core.servers.app_server.model_build import build_thread_models
 from codex_core.servers.app_server.model_thread import sandbox_from_wire
 from codex_core.servers.app_server.persisted import thread_from_rollout, thread_from_summary
 from codex_core.servers.app_server.queue_methods import QUEUE_METHODS
@@ -71,6 +72,7 @@ async def _load(
     resume: Path | None,
     forked_from: str | None = None,
 ) -> LoadedThread:
+    build_thread_models()
     config = load_thread_config(server.cli_overrides, params, server.flags)
     session = await start_session(config, resume, session_source(server.client_name))
     loaded = LoadedThread(session, config, Translator(session.session_id), forked_from=forked_from)

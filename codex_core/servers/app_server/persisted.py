@@ -14,6 +14,7 @@ from codex_core.rollout.reader import read_rollout
 from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server.convert import command_actions, command_line, file_changes
 from codex_core.servers.app_server.item_wire import search_action
+from codex_core.servers.app_server.model_build import build_thread_models
 from codex_core.servers.app_server.model_thread import (
     NotLoadedStatus,
     Thread,
@@ -39,6 +40,7 @@ def _source(value: Any) -> Any:
 
 def thread_from_summary(summary: SessionSummary) -> Thread:
     """A listed session as a (not loaded) thread."""
+    build_thread_models()
     return Thread(
         id=summary.id,
         sessionId=summary.id,
@@ -57,6 +59,7 @@ def thread_from_rollout(
     path: Path, status: ThreadStatus | None = None, *, with_turns: bool
 ) -> Thread:
     """A rollout file as a thread; `with_turns` rebuilds its turns from the recorded events."""
+    build_thread_models()
     rollout = read_rollout(path)
     meta = rollout.meta or {}
     restored = reconstruct(rollout)
