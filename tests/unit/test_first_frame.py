@@ -73,6 +73,18 @@ def test_first_frame_paints_before_pydantic_textual_or_httpx_load() -> None:
     assert out.stdout.strip() == "[]"
 
 
+def test_the_app_server_child_is_spawned_before_asyncio_or_logging_load() -> None:
+    # What the TUI imports to spawn its child right after the frame: the child starts
+    # loading the core that much sooner.
+    code = (
+        "import sys, codex_tui.cli.main, codex_tui.cli.tui;"
+        "import codex_core.servers.app_server.local, codex_tui.app.app_server_process;"
+        "print(sorted(m for m in ('asyncio', 'logging', 'pydantic') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
 def echoed(*chunks: bytes) -> KeyEcho:
     echo = KeyEcho()
     for chunk in chunks:

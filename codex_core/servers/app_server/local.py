@@ -5,15 +5,13 @@ The same server as `codex app-server --listen stdio://`, with the TUI's command 
 `--search`, …) as the base of every thread's config, as they are of the TUI's own. The
 setup comes as one JSON argument written by the TUI; nothing here reads the workspace
 before the client asks.
+
+The TUI imports this module to spawn the child before anything heavy loads, so only `main`
+imports asyncio and logging (~30 ms: the child would start that much later).
 """
 
 from __future__ import annotations
 
-import asyncio
-import gc
-import json
-import logging
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +39,12 @@ def flags_to_json(flags: ConfigOverrides) -> dict[str, Any]:
 
 def main(setup_json: str) -> int:
     """Serve the TUI on stdio until end of input; returns the exit code."""
+    import asyncio
+    import gc
+    import json
+    import logging
+    import sys
+
     setup = json.loads(setup_json)
     logging.basicConfig(
         level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s", stream=sys.stderr
