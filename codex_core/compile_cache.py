@@ -1,20 +1,27 @@
-"""Keep the code dataclasses compile for their generated methods, as `.pyc` files keep modules'.
+"""Keep what the interpreter compiles while modules load, as `.pyc` files keep the modules.
 
-Python 3.11's `dataclasses` writes each generated method (`__init__`, `__repr__`, `__eq__`,
-a frozen class's `__setattr__`/`__delattr__`, ...) as source text and compiles it with
-`exec` when the class is created. codex and the libraries it loads create a few hundred
-dataclasses before a session's first model request, and compiling their methods was a fifth
-of the CPU `codex exec` spent before sending it (a py-spy profile; issue 29). The text is the
-same on every run, so `install` points the `exec` that `dataclasses` calls at one that looks
-the text up in a table of compiled code objects, kept in `__pycache__` beside this module
-(marshalled like bytecode, one file per interpreter and optimisation level) and written back
-at exit when the run compiled anything new.
+Two things are compiled from text on every start, the same text every time:
+- Python 3.11's `dataclasses` writes each generated method (`__init__`, `__repr__`, `__eq__`,
+  a frozen class's `__setattr__`/`__delattr__`, ...) as source and compiles it with `exec`
+  when the class is created: a few hundred classes before a session's first model request,
+  a fifth of the CPU `codex exec` spent before sending it (py-spy profile; issue 29);
+- `re` parses each pattern compiled at import (~130 before exec's first request: 5-8% of it)
+  into the program its matcher runs.
+`install` points the `exec` that `dataclasses` calls at one that looks the text up in a table
+of compiled code objects, and `re`'s compiler at one that looks the pattern (and flags) up
+in a table of the arguments it gave the matcher's constructor. Both tables live in one file
+in `__pycache__` beside this module (marshalled, one per interpreter and optimisation level,
+headed by the bytecode and regex-engine versions) and are written back at exit when a run
+compiled something new.
 
-`exec` of the cached code object, in the same globals and namespace, is what `exec` of the
-text does: the key is the whole text, compiled as `exec` compiles it from `dataclasses`
-(file name "<string>", no `__future__` flags). A missing, stale or damaged file only means
-compiling again; a read-only install (or PYTHONDONTWRITEBYTECODE) is never written to. The
-file sits with the package's bytecode and is trusted as much as it is.
+What comes out is what compiling gives: a method's code is compiled as `dataclasses` compiles
+it (file "<string>", no `__future__` flags) and run in the same globals and namespace; a
+pattern's arguments are the ones this interpreter's own compiler produced for the same
+pattern and flags (recorded as it calls the engine). A missing, stale or damaged file only
+means compiling again; a read-only install (or PYTHONDONTWRITEBYTECODE) is never written to.
+The file sits with the package's bytecode, inside what the sandbox keeps read-only, and is
+trusted as much as the bytecode is. Not cached: patterns compiled with re.DEBUG, and the
+warnings a pattern's parse may raise (only the first run shows them).
 
 Standard library only: the console script installs it before anything else loads.
 """
@@ -25,82 +32,166 @@ import atexit
 import marshal
 import os
 import sys
+import threading
 from importlib._bootstrap_external import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
 from typing import Any
 
-MAX_ENTRIES = 5000
-"""More than this (many versions' classes collected over time): start over with this run's."""
+MAX_ENTRIES = 8000
+"""More than this (many versions' entries collected over time): start over with this run's."""
 
-_ENTRY_FORMAT = 1
+_FORMAT = 2
 """Bumped when the file's layout changes."""
 
-_compiled: dict[str, CodeType] = {}
-_used: set[str] = set()
-_state = {"loaded": 0, "new": 0}
+_methods: dict[str, CodeType] = {}
+_patterns: dict[tuple[str, Any, int], tuple[Any, ...]] = {}
+_used: set[Any] = set()
+_state = {"loaded": 0, "new": 0, "pattern_hits": 0}
 _where: list[Path] = []
+_pattern_lock = threading.RLock()
 
 
 def cache_file() -> Path:
-    """Where this interpreter's table lives: `__pycache__` beside this module."""
+    """Where this interpreter's tables live: `__pycache__` beside this module."""
     tag = sys.implementation.cache_tag or "python"
     opt = f".opt-{sys.flags.optimize}" if sys.flags.optimize else ""
-    return Path(__file__).parent / "__pycache__" / f"dataclass-methods.{tag}{opt}.marshal"
+    return Path(__file__).parent / "__pycache__" / f"compiled-at-import.{tag}{opt}.marshal"
 
 
-def _load(path: Path) -> dict[str, CodeType]:
+def _header() -> bytes:
+    import _sre
+
+    engine_version: int = _sre.MAGIC
+    return MAGIC_NUMBER + bytes([_FORMAT]) + engine_version.to_bytes(4, "little")
+
+
+def _load(path: Path) -> None:
     try:
         data = path.read_bytes()
     except OSError:
-        return {}
-    header = MAGIC_NUMBER + bytes([_ENTRY_FORMAT])
+        return
+    header = _header()
     if not data.startswith(header):
-        return {}
+        return
     try:
-        table = marshal.loads(data[len(header) :])
+        methods, patterns = marshal.loads(data[len(header) :])
     except (EOFError, ValueError, TypeError):
-        return {}
-    if not isinstance(table, dict):
-        return {}
-    return {
-        text: code
-        for text, code in table.items()
+        return
+    if not isinstance(methods, dict) or not isinstance(patterns, dict):
+        return
+    _methods.update(
+        (text, code)
+        for text, code in methods.items()
         if isinstance(text, str) and isinstance(code, CodeType)
-    }
+    )
+    _patterns.update(
+        (key, args)
+        for key, args in patterns.items()
+        if isinstance(key, tuple) and isinstance(args, tuple) and len(args) == 6
+    )
+    _state["loaded"] = len(_methods) + len(_patterns)
 
 
 def cached_exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
     """`exec` for `dataclasses`: source text is compiled once, then taken from the table."""
     if type(source) is str:
-        code = _compiled.get(source)
+        code = _methods.get(source)
         if code is None:
             code = compile(source, "<string>", "exec", dont_inherit=True)
-            _compiled[source] = code
+            _methods[source] = code
             _state["new"] += 1
         _used.add(source)
         source = code
     exec(source, globals, locals)
 
 
+class _Recorder:
+    """Stands in for `_sre` inside `re._compiler` while it compiles one pattern: keeps the
+    arguments it passes to the engine's constructor."""
+
+    def __init__(self, engine: Any) -> None:
+        self.engine = engine
+        self.args: tuple[Any, ...] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+    def compile(self, *args: Any) -> Any:
+        self.args = args
+        return self.engine.compile(*args)
+
+
+def _pattern_compiler(compiler: Any, original: Any) -> Any:
+    engine = compiler._sre
+
+    def compile_pattern(p: Any, flags: int = 0) -> Any:
+        if type(p) not in (str, bytes) or flags & 128:  # a parsed pattern, or re.DEBUG
+            return original(p, flags)
+        key = (type(p).__name__, p, int(flags))
+        args = _patterns.get(key)
+        if args is not None:
+            _used.add(key)
+            _state["pattern_hits"] += 1
+            return engine.compile(p, *args[1:])
+        with _pattern_lock:  # one recorder at a time: each keeps its own pattern's arguments
+            recorder = _Recorder(engine)
+            compiler._sre = recorder
+            try:
+                compiled = original(p, flags)
+            finally:
+                compiler._sre = engine
+        kept = _plain(recorder.args)
+        if kept is not None:
+            _patterns[key] = kept
+            _used.add(key)
+            _state["new"] += 1
+        return compiled
+
+    return compile_pattern
+
+
+def _plain(args: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
+    """The engine's arguments as plain values marshal keeps (flags may be a `RegexFlag`,
+    opcodes are named int constants); None if they are not what 3.11-3.13 pass (then the
+    pattern is simply not kept)."""
+    if args is None or len(args) != 6:
+        return None
+    pattern, flags, code, groups, groupindex, indexgroup = args
+    try:
+        plain = (
+            pattern,
+            int(flags),
+            [int(op) for op in code],
+            int(groups),
+            dict(groupindex),
+            tuple(indexgroup),
+        )
+        marshal.dumps(plain)
+    except (TypeError, ValueError):
+        return None
+    return plain
+
+
 def save() -> None:
-    """Write the table back if this run compiled something new (atomic; errors ignored)."""
+    """Write the tables back if this run compiled something new (atomic; errors ignored)."""
     if not _state["new"] or sys.dont_write_bytecode:
         return
-    table = _compiled
-    if len(table) > MAX_ENTRIES:
-        table = {text: code for text, code in table.items() if text in _used}
+    methods, patterns = _methods, _patterns
+    if len(methods) + len(patterns) > MAX_ENTRIES:
+        methods = {text: code for text, code in methods.items() if text in _used}
+        patterns = {key: args for key, args in patterns.items() if key in _used}
     path = _where[0] if _where else cache_file()
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(exist_ok=True)
-        data = MAGIC_NUMBER + bytes([_ENTRY_FORMAT]) + marshal.dumps(table)
+        data = _header() + marshal.dumps((methods, patterns))
         # A new file of our own: never through a link or over a file someone left there.
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "wb") as out:
             out.write(data)
         os.replace(tmp, path)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: something unmarshallable got in
         try:
             tmp.unlink()
         except OSError:
@@ -110,18 +201,20 @@ def save() -> None:
 
 
 def install(path: Path | None = None) -> None:
-    """Route `dataclasses`' method compilation through the table (once per process).
+    """Route dataclass-method and pattern compilation through the tables (once per process).
 
-    `path`: the table's file (tests); by default `cache_file()`.
+    `path`: the tables' file (tests); by default `cache_file()`.
     """
     import dataclasses
+    import re._compiler as compiler
 
     if getattr(dataclasses, "exec", None) is cached_exec:
         return
     _where[:] = [path or cache_file()]
-    _compiled.update(_load(_where[0]))
-    _state["loaded"] = len(_compiled)
+    _load(_where[0])
     # `dataclasses` calls the builtin by its global name: a module global of that name is
-    # what its `_create_fn` finds first. Nothing else in the module is changed.
+    # what its `_create_fn` finds first. `re` calls its compiler module's `compile` by
+    # attribute. Nothing else in either module is changed.
     dataclasses.exec = cached_exec  # type: ignore[attr-defined]
+    compiler.compile = _pattern_compiler(compiler, compiler.compile)
     atexit.register(save)

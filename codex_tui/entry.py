@@ -73,11 +73,11 @@ def dispatch() -> int:
         from codex_tui.cli.sandbox import main as sandbox_main
 
         return sandbox_main(sys.argv[2:])
-    # Every other command creates a few hundred dataclasses: their generated methods'
-    # compiled code comes from a cache kept beside the bytecode (codex_core.method_cache).
-    from codex_core.method_cache import install as keep_dataclass_methods
+    # Every other command creates a few hundred dataclasses and compiles ~130 patterns as
+    # it loads: what they compile to comes from a cache beside the bytecode (compile_cache).
+    from codex_core.compile_cache import install as keep_compiled
 
-    keep_dataclass_methods()
+    keep_compiled()
     if sys.argv[1:2] == ["exec"]:
         # Until its session is up (`codex_tui.exec.run` resumes collecting), exec only
         # builds what lives as long as the process: collecting would walk it again and again.

@@ -1,4 +1,4 @@
-"""Dataclasses of every generated-method kind, described for tests/unit/test_method_cache.py.
+"""Dataclasses of every generated-method kind, described for tests/unit/test_compile_cache.py.
 
 `from __future__ import annotations` here: the generated `__init__` must still get the
 annotations `dataclasses` gives it, not strings of them (the cache compiles the method text
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,4 +68,43 @@ def describe() -> dict[str, Any]:
         NoEq().a,
         NoEq() == NoEq(),
     ]
+    return out
+
+
+PATTERNS: list[tuple[str | bytes, int]] = [
+    (r"(?P<word>\w+)\s+(?P=word)", 0),
+    (r"^\s*#\s*(?P<key>[a-z_]+)\s*=\s*(?P<value>.*)$", re.MULTILINE),
+    (r"héllo|wörld", re.IGNORECASE),
+    (r"a.b", re.DOTALL | re.ASCII),
+    (
+        r"""
+        (\d+)   # digits
+        [.,]?   # a separator
+        (\d*)   # more digits
+    """,
+        re.VERBOSE,
+    ),
+    (rb"\x1b\[[0-9;]*m", 0),
+    (r"(a)|(b)", 0),
+]
+SUBJECTS = ["hello hello world", "  # key_a = 1\n# b = two", "HÉLLO", "a\nb", "12,5 and 3", "x"]
+
+
+def describe_patterns() -> list[Any]:
+    """Each pattern's attributes and what it finds in each subject."""
+    out: list[Any] = []
+    for text, flags in PATTERNS:
+        compiled = re.compile(text, flags)
+        out.append(
+            [
+                compiled.pattern if isinstance(text, str) else text.decode(),
+                int(compiled.flags),
+                compiled.groups,
+                dict(compiled.groupindex),
+            ]
+        )
+        for subject in SUBJECTS:
+            data: Any = subject.encode() if isinstance(text, bytes) else subject
+            found = [m.span() for m in compiled.finditer(data)]
+            out.append([found, [list(map(str, m.groups())) for m in compiled.finditer(data)]])
     return out

@@ -1,4 +1,4 @@
-"""The dataclass method cache: the same classes as without it, compiled once across runs."""
+"""The compile cache: the same classes and patterns as without it, compiled once across runs."""
 
 from __future__ import annotations
 
@@ -17,12 +17,13 @@ PROGRAM = textwrap.dedent(
     """
     import dataclasses, inspect, json, sys
     if sys.argv[1] == "cached":
-        from codex_core import method_cache
-        method_cache.install(__import__("pathlib").Path(sys.argv[2]))
-    from tests.unit.method_cache_classes import describe
+        from codex_core import compile_cache
+        compile_cache.install(__import__("pathlib").Path(sys.argv[2]))
+    from tests.unit.compile_cache_classes import describe, describe_patterns
     out = describe()
+    out["patterns"] = describe_patterns()
     if sys.argv[1] == "cached":
-        out["state"] = dict(method_cache._state)
+        out["state"] = dict(compile_cache._state)
     print(json.dumps(out))
     """
 )
@@ -56,6 +57,10 @@ def test_classes_behave_the_same_and_the_second_run_compiles_nothing(tmp_path: P
     assert state_first["loaded"] == 0 and state_first["new"] > 0  # type: ignore[index]
     assert state_second["loaded"] >= state_first["new"]  # type: ignore[index]
     assert state_second["new"] == 0  # type: ignore[index]
+    from tests.unit.compile_cache_classes import PATTERNS
+
+    assert state_first["pattern_hits"] == 0  # type: ignore[index]
+    assert state_second["pattern_hits"] >= len(PATTERNS)  # type: ignore[index]
 
 
 @pytest.mark.parametrize("damage", [b"", b"garbage", b"\x00" * 64])
@@ -77,7 +82,7 @@ def test_nothing_is_written_without_bytecode_writing(tmp_path: Path) -> None:
 
 
 def test_the_console_script_keeps_its_table_beside_the_bytecode() -> None:
-    from codex_core.method_cache import cache_file
+    from codex_core.compile_cache import cache_file
 
     path = cache_file()
     assert path.parent == REPO / "codex_core" / "__pycache__"
@@ -87,20 +92,20 @@ def test_the_console_script_keeps_its_table_beside_the_bytecode() -> None:
 def test_saving_never_writes_through_a_planted_link(tmp_path: Path) -> None:
     """The temporary file is created new (O_EXCL | O_NOFOLLOW): a link left where it goes
     does not redirect the write."""
-    from codex_core import method_cache
+    from codex_core import compile_cache
 
     table = tmp_path / "methods.marshal"
     target = tmp_path / "elsewhere.txt"
     target.write_text("keep me\n")
     link = table.with_name(f"{table.name}.{os.getpid()}.tmp")
     link.symlink_to(target)
-    saved = (list(method_cache._where), dict(method_cache._state))
+    saved = (list(compile_cache._where), dict(compile_cache._state))
     try:
-        method_cache._where[:] = [table]
-        method_cache._state["new"] = 1
-        method_cache.save()
+        compile_cache._where[:] = [table]
+        compile_cache._state["new"] = 1
+        compile_cache.save()
     finally:
-        method_cache._where[:], state = saved
-        method_cache._state.update(state)
+        compile_cache._where[:], state = saved
+        compile_cache._state.update(state)
     assert target.read_text() == "keep me\n"
     assert not table.exists()
