@@ -20,6 +20,7 @@ from codex_core.items import kinds as k
 from codex_core.items import notices as n
 from codex_core.protocol import web_search_query
 from codex_core.protocol.common import ReviewDecision
+from codex_tui.app.coalesce import STARTUP_TURN
 from codex_tui.app.item_state import ItemState
 from codex_tui.app.wire_values import (
     wire_approval,
@@ -77,6 +78,8 @@ class WireItems:
     """Approvals another client answered; the outcome says which way."""
     elicitations: dict[str, Any] = field(default_factory=dict)
     """Server request ids of MCP servers' questions, by the id the form answers with."""
+    turns_started: int = 0
+    """Turns begun since the thread was opened (a warning before the first is a start-up's)."""
 
     # ------------------------------------------------------------------ the thread
 
@@ -144,6 +147,7 @@ class WireItems:
                 return items.reasoning_part() if params.get("summaryIndex") else []
             case "turn/started":
                 self.turn_id = params["turn"]["id"]
+                self.turns_started += 1
                 return items.turn_started()
             case "turn/completed":
                 self.turn_id = None
@@ -163,8 +167,10 @@ class WireItems:
                     return [n.StreamRetry(TURN, message)]
                 return items.error(message)
             case "warning" | "configWarning":
+                # The configuration's, and the start-up's, wait behind the footer's badge.
+                startup = method == "configWarning" or not self.turns_started
                 text = params.get("message") or params.get("summary") or ""
-                return [n.TurnWarning(TURN, text)] if text else []
+                return [n.TurnWarning(STARTUP_TURN if startup else TURN, text)] if text else []
             case "item/autoApprovalReview/completed":
                 review = wire_auto_review(params)
                 return items.decided(

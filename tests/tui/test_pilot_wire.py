@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from codex_tui.app.codex_app import CodexApp
+from codex_tui.app.widgets.footer_bar import FooterBar
 from tests.tui.fake_core import PROJECT, frozen_clock, options, settle
 from tests.tui.test_pilot_items import cells
 from tests.tui.wire_script import THREAD, WireBoot, thread_response
@@ -525,3 +526,37 @@ async def test_pilot_wire_scenario(name: str) -> None:
         FIXTURE.write_text(json.dumps(recorded, indent=1, ensure_ascii=False) + "\n", "utf-8")
     expected = json.loads(FIXTURE.read_text("utf-8"))[name]
     assert got == expected
+
+
+async def test_pilot_wire_startup_warnings_wait_behind_the_badge() -> None:
+    """A server's warnings before the first turn (and its configuration's) wait behind the
+    footer's badge (F2), as 0.169's TUI shows them; a turn's own join the transcript."""
+    boot = WireBoot()
+    app = CodexApp(boot, options(), clock=frozen_clock())
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _idle(pilot, boot)
+        boot.connection.push(
+            note("warning", message="bubblewrap is missing"),
+            note("configWarning", summary="unknown key `x`"),
+            TURN_STARTED,
+            note("warning", message="during the turn"),
+            note("configWarning", summary="a config reloaded"),
+            TURN_DONE,
+        )
+        await _idle(pilot, boot)
+        assert app.screen.query_one(FooterBar).warnings == 3
+        assert cells(app) == ["NoticeCell: ⚠ during the turn", "SeparatorCell: ─ Worked for <1s"]
+
+
+async def test_pilot_wire_a_server_without_history_append_is_no_error() -> None:
+    """0.169's app-server has no `history/append`: a message is still sent, with no line."""
+    boot = WireBoot()
+    app = CodexApp(boot, options(), clock=frozen_clock())
+    async with app.run_test(size=(100, 40)) as pilot:
+        await _idle(pilot, boot)
+        boot.connection.refused["history/append"] = "Invalid request: unknown variant"
+        await pilot.press("h", "i", "enter")
+        await _idle(pilot, boot)
+        methods = [m.get("method") for m in boot.connection.sent]
+        assert "history/append" in methods and "turn/start" in methods
+        assert cells(app) == []

@@ -43,6 +43,8 @@ class ScriptedConnection:
         self.thread = thread
         self.sent: list[dict[str, Any]] = []
         """Every message the client sent, parsed, in order."""
+        self.refused: dict[str, str] = {}
+        """Methods answered with an error (their message), as a server without them does."""
         self._frames: asyncio.Queue[str | None] = asyncio.Queue()
 
     def push(self, *messages: dict[str, Any]) -> None:
@@ -58,6 +60,11 @@ class ScriptedConnection:
         message = json.loads(text)
         self.sent.append(message)
         if "method" in message and "id" in message:
+            refused = self.refused.get(message["method"])
+            if refused is not None:
+                error = {"code": -32600, "message": refused}
+                self._frames.put_nowait(json.dumps({"id": message["id"], "error": error}))
+                return
             result = self._answer(message["method"])
             self._frames.put_nowait(json.dumps({"id": message["id"], "result": result}))
 
