@@ -19,6 +19,22 @@ advertises); sent as `reasoning.effort` (see `codex_core.model_family.wire_effor
 ReasoningSummary = Literal["auto", "concise", "detailed", "none"]
 
 
+def empty_list() -> list[Any]:
+    """A `default_factory` for an empty list.
+
+    pydantic reads a factory's signature each time it builds a schema or `model_construct`
+    fills a default: for `list` or `dict` that is ~0.3 ms (parsed from the builtin's text
+    signature; the first one also compiles the tokenizer's regexes, ~5 ms), for a function a
+    few µs.
+    """
+    return []
+
+
+def empty_dict() -> dict[str, Any]:
+    """A `default_factory` for an empty dict (see `empty_list`)."""
+    return {}
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(extra="ignore", defer_build=True)
 
@@ -37,7 +53,7 @@ class WorkspaceWritePolicy(_Model):
     """Commands may write under cwd, `writable_roots`, /tmp and $TMPDIR (unless excluded)."""
 
     mode: Literal["workspace-write"] = "workspace-write"
-    writable_roots: list[str] = Field(default_factory=list)
+    writable_roots: list[str] = Field(default_factory=empty_list)
     network_access: bool = False
     exclude_tmpdir_env_var: bool = False
     exclude_slash_tmp: bool = False

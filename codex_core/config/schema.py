@@ -12,7 +12,13 @@ from pydantic_core import PydanticCustomError
 
 from codex_core.config.types import WebSearchMode
 from codex_core.model_provider import ModelProviderInfo
-from codex_core.policies import AskForApproval, ReasoningEffort, ReasoningSummary
+from codex_core.policies import (
+    AskForApproval,
+    ReasoningEffort,
+    ReasoningSummary,
+    empty_dict,
+    empty_list,
+)
 
 SandboxMode = Literal["read-only", "workspace-write", "danger-full-access"]
 Verbosity = Literal["low", "medium", "high"]
@@ -27,24 +33,15 @@ WILDCARD = "<name>"
 _T = TypeVar("_T", bound=BaseModel)
 
 
-def _empty_list() -> list[Any]:
-    return []
-
-
-def _empty_dict() -> dict[str, Any]:
-    return {}
-
-
 def _defaults(table: type[_T]) -> Callable[[], _T]:
     """A default factory making `table` from its defaults.
 
-    Factories are plain functions rather than `list`, `dict` or a model class: pydantic reads
-    each factory's signature when it builds a schema, and `inspect.signature` takes ~0.3 ms for
-    a builtin type (parsed from its text signature), a few µs for a function.
+    Factories are plain functions rather than a model class or `list`, `dict` (see
+    `codex_core.policies.empty_list`); `model_construct`: the defaults need no validator.
     """
 
     def make() -> _T:
-        return table.model_construct()  # its defaults are valid: no validator to build
+        return table.model_construct()
 
     return make
 
@@ -60,7 +57,7 @@ class _Table(BaseModel):
 class SandboxWorkspaceWriteToml(_Table):
     """`[sandbox_workspace_write]`: what `sandbox_mode = "workspace-write"` may touch."""
 
-    writable_roots: list[str] = Field(default_factory=_empty_list)
+    writable_roots: list[str] = Field(default_factory=empty_list)
     network_access: bool = False
     exclude_tmpdir_env_var: bool = False
     exclude_slash_tmp: bool = False
@@ -71,9 +68,9 @@ class ShellEnvironmentPolicyToml(_Table):
 
     inherit: Literal["all", "core", "none"] = "all"
     ignore_default_excludes: bool = False
-    exclude: list[str] = Field(default_factory=_empty_list)
-    set: dict[str, str] = Field(default_factory=_empty_dict)
-    include_only: list[str] = Field(default_factory=_empty_list)
+    exclude: list[str] = Field(default_factory=empty_list)
+    set: dict[str, str] = Field(default_factory=empty_dict)
+    include_only: list[str] = Field(default_factory=empty_list)
 
 
 class HistoryToml(_Table):
@@ -99,9 +96,9 @@ class McpServerToml(_Table):
     # `url` comes first so that the `command` check below can see it.
     url: str | None = None
     command: str | None = Field(default=None, validate_default=True)
-    args: list[str] = Field(default_factory=_empty_list)
+    args: list[str] = Field(default_factory=empty_list)
     env: dict[str, str] | None = None
-    env_vars: list[str] = Field(default_factory=_empty_list)
+    env_vars: list[str] = Field(default_factory=empty_list)
     cwd: str | None = None
     bearer_token_env_var: str | None = None
     http_headers: dict[str, str] | None = None
@@ -114,7 +111,7 @@ class McpServerToml(_Table):
     enabled_tools: list[str] | None = None
     disabled_tools: list[str] | None = None
     default_tools_approval_mode: McpApprovalMode | None = None
-    tools: dict[str, McpToolToml] = Field(default_factory=_empty_dict)
+    tools: dict[str, McpToolToml] = Field(default_factory=empty_dict)
 
     @field_validator("command")
     @classmethod
@@ -166,7 +163,7 @@ class ConfigToml(_Table):
     model_provider: str | None = None
     openai_base_url: str | None = None
     """Base URL of the built-in `openai` provider (what the TypeScript SDK's `baseUrl` sets)."""
-    model_providers: dict[str, ModelProviderInfo] = Field(default_factory=_empty_dict)
+    model_providers: dict[str, ModelProviderInfo] = Field(default_factory=empty_dict)
     model_context_window: int | None = Field(default=None, gt=0)
     model_auto_compact_token_limit: int | None = Field(default=None, gt=0)
     approval_policy: AskForApproval | None = None
@@ -189,8 +186,8 @@ class ConfigToml(_Table):
     model_verbosity: Verbosity | None = None
     review_model: str | None = None
     """The model of code reviews (`codex review`, `/review`); unset: the session's model."""
-    mcp_servers: dict[str, McpServerToml] = Field(default_factory=_empty_dict)
-    projects: dict[str, ProjectToml] = Field(default_factory=_empty_dict)
+    mcp_servers: dict[str, McpServerToml] = Field(default_factory=empty_dict)
+    projects: dict[str, ProjectToml] = Field(default_factory=empty_dict)
     tui: TuiToml = Field(default_factory=_defaults(TuiToml))
     experimental_instructions_file: str | None = None
     model_instructions_file: str | None = None
@@ -198,14 +195,14 @@ class ConfigToml(_Table):
     project_doc_max_bytes: int | None = Field(default=None, ge=0)
     web_search: WebSearchMode | None = None
     tools: ToolsToml = Field(default_factory=_defaults(ToolsToml))
-    skills: dict[str, Any] = Field(default_factory=_empty_dict)
-    features: dict[str, bool] = Field(default_factory=_empty_dict)
+    skills: dict[str, Any] = Field(default_factory=empty_dict)
+    features: dict[str, bool] = Field(default_factory=empty_dict)
     """`[features]`: Codex 0.169's feature flags by name (see `codex_core.features`)."""
-    hooks: dict[str, Any] = Field(default_factory=_empty_dict)
+    hooks: dict[str, Any] = Field(default_factory=empty_dict)
     """`[hooks]`: inline hook groups per event and `[hooks.state."<key>"]` trust records."""
-    plugins: dict[str, Any] = Field(default_factory=_empty_dict)
+    plugins: dict[str, Any] = Field(default_factory=empty_dict)
     """`[plugins."<name>@<marketplace>"] enabled`: installed plugins (see `codex_core.plugins`)."""
-    marketplaces: dict[str, Any] = Field(default_factory=_empty_dict)
+    marketplaces: dict[str, Any] = Field(default_factory=empty_dict)
     """`[marketplaces.<name>]`: plugin marketplace sources (`source_type`, `source`, `ref`)."""
     """`[skills]`: `bundled.enabled`, `[[skills.config]]` entries (read by `codex_core.skills`)."""
 

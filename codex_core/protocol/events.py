@@ -1,11 +1,11 @@
 """Events from the core to frontends (EventMsg), discriminated on `type`."""
 
-
 import logging
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
 
+from codex_core.policies import empty_list
 from codex_core.protocol.common import (
     AskForApproval,
     FileChange,
@@ -274,14 +274,14 @@ class McpServerStatus(_Model):
     status: str
     """`starting`, `ready` or `failed`."""
     error: str | None = None
-    tools: list[str] = Field(default_factory=list)
+    tools: list[str] = Field(default_factory=empty_list)
 
 
 class McpListToolsResponseEvent(_Model):
     """Answer to `list_mcp_tools`: every enabled server, by name."""
 
     type: Literal["mcp_list_tools_response"] = "mcp_list_tools_response"
-    servers: list[McpServerStatus] = Field(default_factory=list)
+    servers: list[McpServerStatus] = Field(default_factory=empty_list)
 
 
 class BackgroundTerminal(_Model):
@@ -302,14 +302,14 @@ class ListBackgroundTerminalsResponseEvent(_Model):
     """Answer to `list_background_terminals`: the running processes, oldest first."""
 
     type: Literal["list_background_terminals_response"] = "list_background_terminals_response"
-    terminals: list[BackgroundTerminal] = Field(default_factory=list)
+    terminals: list[BackgroundTerminal] = Field(default_factory=empty_list)
 
 
 class BackgroundTerminalsStoppedEvent(_Model):
     """Answer to `terminate_background_terminal` and `clean_background_terminals`."""
 
     type: Literal["background_terminals_stopped"] = "background_terminals_stopped"
-    stopped: list[BackgroundTerminal] = Field(default_factory=list)
+    stopped: list[BackgroundTerminal] = Field(default_factory=empty_list)
     """The processes killed (each still reports its end as `exec_command_end`)."""
     unknown_process_id: str | None = None
     """Set when the one process asked for was not running."""

@@ -5,11 +5,11 @@ without translation: `exec` prints `hook: <Event>` and `hook: <Event> Completed|
 Failed` as 0.169 does; `--json` shows nothing, also as 0.169.
 """
 
-
 from typing import Literal
 
 from pydantic import Field
 
+from codex_core.policies import empty_list
 from codex_core.protocol.common import _Model
 
 HookRunStatus = Literal["running", "completed", "failed", "blocked", "stopped"]
@@ -32,7 +32,7 @@ class HookRun(_Model):
     started_at: int = 0
     """Unix seconds."""
     duration_ms: int | None = None
-    entries: list[dict[str, str]] = Field(default_factory=list)
+    entries: list[dict[str, str]] = Field(default_factory=empty_list)
     """`{kind, text}`: `context`, `feedback` (a block reason), `error`, `stop`, `warning`."""
 
 

@@ -1,11 +1,12 @@
 """Responses API items: the conversation history sent to and received from the model."""
 
-
 import json
 import logging
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from codex_core.policies import empty_list
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +79,7 @@ class Reasoning(_Wire):
 
     type: Literal["reasoning"] = "reasoning"
     id: str = ""
-    summary: list[SummaryText] = Field(default_factory=list)
+    summary: list[SummaryText] = Field(default_factory=empty_list)
     content: list[ReasoningText] | None = None
     encrypted_content: str | None = None
 

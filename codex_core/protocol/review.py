@@ -6,11 +6,11 @@ no approvals looks at the target with git, and its answer (`ReviewOutput`, the J
 Codex CLI 0.169 asks for) is rendered as the turn's agent message.
 """
 
-
 from typing import Annotated, Literal
 
 from pydantic import Field
 
+from codex_core.policies import empty_list
 from codex_core.protocol.common import _Model
 
 
@@ -82,7 +82,7 @@ class ReviewFinding(_Model):
 class ReviewOutput(_Model):
     """The reviewer's answer, in the JSON shape its instructions ask for."""
 
-    findings: list[ReviewFinding] = Field(default_factory=list)
+    findings: list[ReviewFinding] = Field(default_factory=empty_list)
     overall_correctness: str = ""
     overall_explanation: str = ""
     overall_confidence_score: float | None = None
