@@ -12,6 +12,11 @@ LAZY = [
     "codex_core.servers.app_server.thread_admin",
     "codex_core.servers.app_server.config_read",
     "codex_core.servers.app_server.extensions",
+    # the TUI's methods and the messages only hooks or the TUI's extensions send
+    "codex_core.servers.app_server.tui_methods",
+    "codex_core.servers.app_server.mcp_status",
+    "codex_core.servers.app_server.model_tui",
+    "codex_core.servers.app_server.model_extensions",
 ]
 
 
@@ -37,3 +42,16 @@ def test_a_lazy_entry_loads_on_lookup_and_keeps_its_place() -> None:
     assert list(METHODS) == names  # loading kept the order
     assert SERVED["account/read"][0].__name__ == "GetAccountParams"
     assert "thread/queue/add" in SERVED and "thread/queue/add" not in METHODS
+
+
+def test_the_tui_methods_load_on_first_call_under_their_names() -> None:
+    from codex_core.servers.app_server.handlers import SERVED, TUI_METHOD_NAMES
+    from codex_core.servers.app_server.model_tui import BackgroundMessageNotification
+    from codex_core.servers.app_server.server import TUI_ONLY
+    from codex_core.servers.app_server.tui_methods import TUI_METHODS
+
+    assert list(TUI_METHOD_NAMES) == list(TUI_METHODS)
+    names = list(SERVED)
+    assert SERVED["history/metadata/read"] == TUI_METHODS["history/metadata/read"]
+    assert list(SERVED) == names
+    assert TUI_ONLY == {BackgroundMessageNotification.METHOD}

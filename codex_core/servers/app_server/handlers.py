@@ -28,7 +28,6 @@ from codex_core.servers.app_server.threads import (
     start_session,
 )
 from codex_core.servers.app_server.translate import Translator
-from codex_core.servers.app_server.tui_methods import TUI_METHODS
 from codex_core.servers.app_server.user_input import core_input
 from codex_core.servers.app_server.wire import RpcError, invalid_request
 
@@ -343,6 +342,29 @@ METHODS = MethodTable(_TABLE)
 """The methods this server implements, in the order `generate-json-schema` lists them (the
 rarely called ones load their modules on first call)."""
 
-SERVED = MethodTable([*_TABLE, *QUEUE_METHODS.items(), *TUI_METHODS.items()])
+
+def _tui() -> dict[str, Entry]:
+    from codex_core.servers.app_server.tui_methods import TUI_METHODS
+
+    return dict(TUI_METHODS)
+
+
+TUI_METHOD_NAMES = (
+    "review/start",
+    "mcpServerStatus/list",
+    "thread/undo",
+    "thread/backgroundTerminals/list",
+    "thread/backgroundTerminals/terminate",
+    "thread/backgroundTerminals/clean",
+    "history/metadata/read",
+    "history/entry/read",
+    "history/append",
+)
+"""`tui_methods.TUI_METHODS`' names, in its order: the module (and the models and MCP status
+code it imports) loads on the first call of one of them."""
+
+SERVED = MethodTable(
+    [*_TABLE, *QUEUE_METHODS.items(), *((name, _tui) for name in TUI_METHOD_NAMES)]
+)
 """What a connection answers: METHODS, the experimental ones and those the TUI needs (left
 out of the schema)."""

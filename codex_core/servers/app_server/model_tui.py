@@ -182,7 +182,7 @@ class TerminalInteractionNotification(ServerMessage):
 
 
 class BackgroundMessageNotification(ServerMessage):
-    """`thread/backgroundMessage` (codex extension, sent to our TUI only: `TUI_ONLY`): a
+    """`thread/backgroundMessage` (codex extension, sent to our TUI only: `server.TUI_ONLY`): a
     status line of the turn that belongs to no item (the context was compacted, a skill
     file was skipped)."""
 
@@ -190,7 +190,3 @@ class BackgroundMessageNotification(ServerMessage):
     threadId: str
     turnId: str
     message: str
-
-
-TUI_ONLY = frozenset({BackgroundMessageNotification.METHOD})
-"""Notifications 0.169's schema lacks: sent only to clients named `codex-tui`."""

@@ -12,7 +12,6 @@ from pydantic import BaseModel, ValidationError
 from codex_core.config.flags import ConfigOverrides
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.hub import ThreadHub
-from codex_core.servers.app_server.model_tui import TUI_ONLY
 from codex_core.servers.app_server.threads import TUI_CLIENT, LoadedThread
 from codex_core.servers.app_server.wire import (
     Incoming,
@@ -27,6 +26,10 @@ from codex_core.servers.app_server.wire import (
 )
 
 log = logging.getLogger(__name__)
+
+TUI_ONLY = frozenset({"thread/backgroundMessage"})
+"""Notifications of our own, sent only to clients named `codex-tui` (`model_tui`'s
+`BackgroundMessageNotification`): other clients see 0.169's schema alone."""
 
 Writer = Callable[[dict[str, Any]], None]
 Handler = Callable[[Any, Any], Awaitable[BaseModel]]

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import Literal, assert_never
+from typing import TYPE_CHECKING, Literal, assert_never
 
 from codex_core import items
 from codex_core.items import kinds as k
 from codex_core.items import notices as p
-from codex_core.servers.app_server import model_extensions as hx
 from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
-from codex_core.servers.app_server import model_tui as tx
 from codex_core.servers.app_server.convert import (
     command_actions,
     command_line,
@@ -29,6 +27,9 @@ from codex_core.servers.app_server.model_thread import (
 )
 from codex_core.servers.app_server.turn_state import TurnState
 from codex_core.servers.app_server.wire import now_ms
+
+if TYPE_CHECKING:  # the hook and codex-extension messages load when first sent
+    from codex_core.servers.app_server import model_tui as tx
 
 
 @dataclass
@@ -226,6 +227,8 @@ class Translator:
             case p.ApprovalDecided(reviewer="auto_review"):
                 out.append(auto_review_completed(tid, turn.id, notice))
             case p.TerminalInteraction():
+                from codex_core.servers.app_server import model_tui as tx
+
                 out.append(
                     tx.TerminalInteractionNotification(
                         **ids,
@@ -235,6 +238,8 @@ class Translator:
                     )
                 )
             case p.BackgroundMessage():
+                from codex_core.servers.app_server import model_tui as tx
+
                 out.append(tx.BackgroundMessageNotification(**ids, message=notice.message))
             case p.ApprovalDecided() | p.ElicitationRequested() | p.SessionEnded():
                 pass  # not sent: approvals and elicitations are asked from the events
@@ -244,6 +249,8 @@ class Translator:
     def _hook_run(self, notice: p.HookRunUpdated) -> n.ServerMessage:
         """`hook/started` or `hook/completed` as 0.169 sends them (with the turn the hook ran
         in, also for SessionStart; none for a hook outside any turn)."""
+        from codex_core.servers.app_server import model_extensions as hx
+
         run = notice.run
         turn = self.turns.get(notice.turn)
         ended = run.duration_ms if notice.done else None
@@ -320,6 +327,8 @@ def auto_review_completed(
     thread_id: str, turn_id: str, notice: p.ApprovalDecided
 ) -> tx.AutoApprovalReviewCompletedNotification:
     """`item/autoApprovalReview/completed` for the automatic reviewer's decision."""
+    from codex_core.servers.app_server import model_tui as tx
+
     status: Literal["approved", "denied", "aborted"] = (
         "approved"
         if notice.decision in ("approved", "approved_for_session")
