@@ -18,7 +18,7 @@ from codex_core.rollout.head import Head
 log = logging.getLogger(__name__)
 
 CATALOG_NAME = "sessions_catalog.sqlite"
-_SCHEMA_VERSION = 3
+_SCHEMA_VERSION = 4  # 4: an object source (`{"subagent": …}`) is cached as its key
 _COLUMNS = "session_id, created_at, cwd, git_branch, model_provider, source, preview, problem"
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS heads (

@@ -28,6 +28,14 @@ class Head:
     problem: str | None = None  # why the file is not a Codex session; None when it is one
 
 
+def _source(value: Any) -> str | None:
+    """The session's source kind: `cli`, `exec`, …; an object source such as
+    `{"subagent": …}` is named by its key."""
+    if isinstance(value, dict) and len(value) == 1:
+        return _text(next(iter(value)))
+    return _text(value)
+
+
 def _text(value: Any) -> str | None:
     """A string field, with lone surrogates (valid JSON, invalid UTF-8) made printable."""
     if not isinstance(value, str):
@@ -112,6 +120,6 @@ def read_head(path: str) -> Head:
         cwd=_text(meta.get("cwd")),
         git_branch=branch,
         model_provider=_text(meta.get("model_provider")),
-        source=_text(meta.get("source")),
+        source=_source(meta.get("source")),
         preview=preview,
     )

@@ -12,7 +12,7 @@ import binascii
 import logging
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -25,6 +25,10 @@ from codex_core.rollout.scan import rollout_names, session_folders
 log = logging.getLogger(__name__)
 
 DEFAULT_PAGE_SIZE = 25
+INTERACTIVE_SOURCES = frozenset({"cli", "vscode"})
+"""The sessions 0.169's resume picker lists: those a person typed in; a session whose meta
+names no source counts as one (0.169's default source is `vscode`). Seen side by side with
+codex-rust 0.169: `exec`, `mcp`, `{"subagent": …}` and unknown sources are left out."""
 DEFAULT_PROVIDER = "openai"
 _LOOKAHEAD = 64
 
@@ -188,6 +192,7 @@ def list_sessions(
     cwd: str | os.PathLike[str] | None = None,
     provider: str | None = None,
     include_archived: bool = False,
+    sources: Collection[str] | None = None,
     head_reader: HeadReader = read_head,
 ) -> SessionPage:
     """A page of recorded sessions, most recently updated first.
@@ -202,6 +207,8 @@ def list_sessions(
         cwd: Only sessions started in this directory.
         provider: Only sessions of this model provider id.
         include_archived: Also list `archived_sessions/`.
+        sources: Only sessions of these source kinds (e.g. `INTERACTIVE_SOURCES`); a
+            session without one passes.
         head_reader: Reads a file's head (a seam for tests that count reads).
 
     Raises:
@@ -222,6 +229,7 @@ def list_sessions(
             page_size,
             _cwd_matcher(cwd),
             provider,
+            sources,
             head_reader,
             os.fspath(codex_home / ARCHIVED_DIR),
         )
@@ -238,6 +246,7 @@ def _fill(
     page_size: int,
     cwd_ok: Callable[[str | None], bool],
     provider: str | None,
+    sources: Collection[str] | None,
     head_reader: HeadReader,
     archived_dir: str,
 ) -> None:
@@ -268,6 +277,8 @@ def _fill(
             if not cwd_ok(head.cwd):
                 continue
             if provider is not None and (head.model_provider or DEFAULT_PROVIDER) != provider:
+                continue
+            if sources is not None and head.source is not None and head.source not in sources:
                 continue
             summary = _summary(file, head, archived_dir)
             if summary is not None:

@@ -24,12 +24,12 @@ class RolloutSessions:
         self.cwd = cwd
 
     def list_page(self, cursor: str | None, show_all: bool) -> SessionPage:
-        """One page of sessions (this directory's unless `show_all`)."""
-        from codex_core.rollout import list_sessions
+        """One page of sessions (this directory's unless `show_all`): those a person typed
+        in, as 0.169's picker lists them (not `codex exec`'s, an MCP client's, a subagent's)."""
+        from codex_core.rollout.listing import INTERACTIVE_SOURCES, list_sessions
 
-        page = list_sessions(
-            self.codex_home, cursor=cursor, cwd=None if show_all else str(self.cwd)
-        )
+        where = None if show_all else str(self.cwd)
+        page = list_sessions(self.codex_home, cursor=cursor, cwd=where, sources=INTERACTIVE_SOURCES)
         items = [
             SessionSummary(
                 id=item.id,

@@ -100,13 +100,13 @@ def first_page(codex_home: Path, cwd: Path | None, show_all: bool) -> Page | Non
     import sqlite3
 
     from codex_core.frontend.relative_time import relative_age
-    from codex_core.rollout.listing import list_sessions
+    from codex_core.rollout.listing import INTERACTIVE_SOURCES, list_sessions
 
     try:
         where = None
         if not show_all:  # the directory as the config resolves it
             where = str((Path.cwd() / cwd.expanduser()).resolve() if cwd else Path.cwd().resolve())
-        page = list_sessions(codex_home, cwd=where)
+        page = list_sessions(codex_home, cwd=where, sources=INTERACTIVE_SOURCES)
     except (OSError, sqlite3.Error, ValueError):
         return None
     now = datetime.now(UTC).timestamp()
