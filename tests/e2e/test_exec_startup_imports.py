@@ -37,9 +37,10 @@ the rules parser only when CODEX_HOME has a rules file, `command_safety` when a 
 matched against the rules)."""
 ONLY_FOR_CLIENTS = ("codex_core.items.client",)
 """The interactive client's projection (the TUI's): exec renders the plain projection."""
-NEVER_IN_EXEC = ("textual", "codex_tui.app", "codex_core.servers", "mcp.")
+NEVER_IN_EXEC = ("textual", "codex_tui.app", "codex_core.servers", "mcp.", "xml.")
 """What exec never needs without MCP servers: the TUI, the protocol servers, the MCP SDK's
-modules (`mcp` itself is only registered, see `codex_core.mcp`)."""
+modules (`mcp` itself is only registered, see `codex_core.mcp`), the `xml` packages (the
+environment context escapes its three characters itself)."""
 
 
 def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) -> list[str]:
