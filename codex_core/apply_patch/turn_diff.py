@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 import stat
@@ -62,6 +61,8 @@ def _similarity(old: bytes, new: bytes) -> int:
     if old_text is None or new_text is None:
         return 0
     a, b = split_keep_newlines(old_text), split_keep_newlines(new_text)
+    import difflib  # only for a renamed file's similarity: off the first request's path
+
     return int(difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() * 100)
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
-
 NO_NEWLINE_MARKER = "\\ No newline at end of file"
 
 
@@ -50,6 +48,8 @@ def unified_hunks(old: str, new: str, context: int = 3) -> str:
     a = split_keep_newlines(old)
     b = split_keep_newlines(new)
     out: list[str] = []
+    import difflib  # on first diff, not when the session loads
+
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for group in matcher.get_grouped_opcodes(context):
         a_start, a_end = group[0][1], group[-1][2]

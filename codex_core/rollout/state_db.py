@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -170,6 +169,8 @@ def register_thread(codex_home: Path, facts: ThreadFacts, now_ms: int | None = N
         return False
     row = _row(facts, int(time.time() * 1000) if now_ms is None else now_ms)
     # mode=rw: never create the database; isolation_level=None: explicit transaction below.
+    import sqlite3  # here: the row is written after the first request, in the recorder's thread
+
     db = sqlite3.connect(
         f"{path.resolve().as_uri()}?mode=rw",
         uri=True,
