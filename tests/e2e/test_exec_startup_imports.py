@@ -37,10 +37,12 @@ the rules parser only when CODEX_HOME has a rules file, `command_safety` when a 
 matched against the rules)."""
 ONLY_FOR_CLIENTS = ("codex_core.items.client",)
 """The interactive client's projection (the TUI's): exec renders the plain projection."""
-NEVER_IN_EXEC = ("textual", "codex_tui.app", "codex_core.servers", "mcp.", "xml.")
+NEVER_IN_EXEC = ("textual", "codex_tui.app", "codex_core.servers", "mcp.", "xml.", "difflib")
 """What exec never needs without MCP servers: the TUI, the protocol servers, the MCP SDK's
 modules (`mcp` itself is only registered, see `codex_core.mcp`), the `xml` packages (the
-environment context escapes its three characters itself)."""
+environment context escapes its three characters itself), difflib (no patch applied)."""
+NOT_WITHOUT_STATE_DB = ("sqlite3",)
+"""Loaded only to write state_5.sqlite, which the probe's CODEX_HOME does not have."""
 
 
 def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) -> list[str]:
@@ -66,7 +68,8 @@ def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) 
     assert done.returncode == 0, done.stderr[-2000:]
     code, modules = json.loads(done.stdout.splitlines()[-1])
     assert code == 0, done.stderr[-2000:]
-    never = [m for m in modules if m in NEVER_IN_EXEC or m.startswith(NEVER_IN_EXEC)]
+    refused = (*NEVER_IN_EXEC, *NOT_WITHOUT_STATE_DB)
+    never = [m for m in modules if m in refused or m.startswith(refused)]
     unneeded = [m for m in (*LOADED_ONLY_FOR_TOOLS, *ONLY_FOR_CLIENTS) if m in modules]
     return unneeded + never
 
