@@ -7,7 +7,9 @@ A leaf module (the subcommands import it, it imports none of them), so the dispa
 from __future__ import annotations
 
 import argparse
-from typing import NoReturn
+import functools
+import shutil
+from typing import Any, NoReturn
 
 
 class UsageError(Exception):
@@ -19,8 +21,39 @@ class CommandFailed(Exception):
     exits 1, as Codex 0.169 does for such failures."""
 
 
+@functools.cache
+def _help_width() -> int:
+    return shutil.get_terminal_size().columns - 2  # what argparse computes, once
+
+
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's formatter with the terminal's width looked up once per process.
+
+    argparse makes a formatter for every `add_argument` (to check its metavar), and each
+    asked the terminal for its size: ~1 ms per parser, and `codex exec` builds two before
+    its first request.
+    """
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        super().__init__(prog, indent_increment, max_help_position, width or _help_width())
+
+
+class RawDescriptionFormatter(argparse.RawDescriptionHelpFormatter, _HelpFormatter):
+    """`argparse.RawDescriptionHelpFormatter`, with the width looked up once."""
+
+
 class CliParser(argparse.ArgumentParser):
     """An argument parser whose errors are `UsageError`s naming `--help`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")

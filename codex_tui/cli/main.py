@@ -11,6 +11,7 @@ from codex_core import __version__
 from codex_tui.cli.args import (
     CliParser,
     CommandFailed,
+    RawDescriptionFormatter,
     UsageError,
     add_common_flags,
     add_no_alt_screen,
@@ -56,7 +57,7 @@ def build_tui_parser() -> argparse.ArgumentParser:
         prog="codex",
         description="codex — a coding agent in your terminal.",
         epilog=commands_epilog(),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionFormatter,
     )
     parser.add_argument("-V", "--version", action="version", version=f"codex-cli {__version__}")
     add_common_flags(parser)
