@@ -123,8 +123,10 @@ class WireItems:
         if params.get("threadId") not in (None, self.thread_id):
             return []
         out = self._decide_elsewhere(method, params) if self._decided_elsewhere else []
-        if method == "item/autoApprovalReview/completed" and _refused(params):
-            self._held.pop(params.get("targetItemId") or "", None)  # it never runs
+        if method == "item/autoApprovalReview/completed":
+            review = wire_auto_review(params)
+            if review["decision"] != "approved":  # refused: it never runs
+                self._held.pop(review["item_id"], None)
         if self._held and method != "thread/status/changed":  # a patch's item comes first
             out += self._flush_held()
         return out + self._notification(method, params)
@@ -172,16 +174,7 @@ class WireItems:
                 text = params.get("message") or params.get("summary") or ""
                 return [n.TurnWarning(STARTUP_TURN if startup else TURN, text)] if text else []
             case "item/autoApprovalReview/completed":
-                review = wire_auto_review(params)
-                return items.decided(
-                    review["call_id"],
-                    review["kind"],
-                    review["decision"],
-                    tuple(review["command"] or ()),
-                    "auto_review",
-                    review["rationale"],
-                    review["cwd"] or "",
-                )
+                return items.decided(**wire_auto_review(params))
             case "item/commandExecution/terminalInteraction":
                 item_id, process = params.get("itemId") or "", params.get("processId") or ""
                 return [n.TerminalInteraction(TURN, item_id, process, params.get("stdin") or "")]
@@ -384,9 +377,3 @@ class WireItems:
                 item_id, asked.kind, decision, asked.command, "another_client"
             )
         return out
-
-
-def _refused(review: dict[str, Any]) -> bool:
-    """Whether the automatic reviewer's decision (`item/autoApprovalReview/completed`) keeps
-    its command or patch from running."""
-    return (review.get("review") or {}).get("status") != "approved"

@@ -110,8 +110,8 @@ def wire_hook_run(run: dict[str, Any]) -> HookRun:
 
 
 def wire_auto_review(params: dict[str, Any]) -> dict[str, Any]:
-    """`item/autoApprovalReview/completed` as the fields of the decision line the cells show
-    (an `ApprovalDecisionEvent`'s)."""
+    """`item/autoApprovalReview/completed` as the arguments of `ItemState.decided`: the
+    automatic reviewer's decision about a command or a patch."""
     review = params.get("review") or {}
     action = params.get("action") or {}
     status = review.get("status")
@@ -120,13 +120,13 @@ def wire_auto_review(params: dict[str, Any]) -> dict[str, Any]:
     )
     is_command = action.get("type") == "command"
     return {
-        "call_id": params.get("targetItemId") or "",
+        "item_id": params.get("targetItemId") or "",
         "kind": "exec" if is_command else "patch",
         "decision": decision,
-        "command": wire_argv(action.get("command") or "") if is_command else None,
+        "command": tuple(wire_argv(action.get("command") or "")) if is_command else (),
         "reviewer": "auto_review",
         "rationale": review.get("rationale"),
-        "cwd": action.get("cwd") or None,
+        "cwd": action.get("cwd") or "",
     }
 
 
