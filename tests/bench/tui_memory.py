@@ -3,8 +3,10 @@
 Both run in a 110×36 pty against the scripted model server (`-a never -s read-only`), runs
 interleaved (ours, rust; rust, ours; …). Measured points:
 
-- idle: the composer is on screen ("Ask Codex" reached the terminal) and 2 s have passed;
-- streamed: a 20,000-delta answer was sent and its last word reached the terminal, 2 s later;
+- idle: the composer is on screen ("Ask Codex" reached the terminal), 2 s have passed and
+  the tree's RSS has settled (moved < 1 MB in 0.5 s);
+- streamed: a 20,000-delta answer was sent, its last word reached the terminal, and the
+  tree has settled again;
 - peak: the largest sum of RSS seen over the run (sampled every 50 ms).
 
 "The tree" is the program and its descendants, and any process whose command line names the
@@ -149,6 +151,22 @@ def snapshot(root: int, marker: str | None) -> Snapshot:
     return shot
 
 
+def settled(root: int, marker: str | None, timeout: float = 15.0) -> Snapshot:
+    """The tree's snapshot once it has settled: at least 2 s from now, then until its RSS
+    moved less than 1 MB over half a second (at most `timeout` s: a warm-up thread or a
+    shell snapshot may still be loading after the screen is up)."""
+    time.sleep(2.0)
+    deadline = time.monotonic() + timeout
+    shot = snapshot(root, marker)
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        again = snapshot(root, marker)
+        if abs(again.rss - shot.rss) < 1024:
+            return again
+        shot = again
+    return shot
+
+
 class Sampler:
     """Samples the tree's summed RSS every `interval` s in a thread; keeps the peak."""
 
@@ -273,15 +291,13 @@ def one_run(argv: list[str], home: Path, project: Path, deltas: int) -> RunResul
         sampler = Sampler(pty.child.pid, marker)
         try:
             pty.wait_for(READY)
-            time.sleep(2.0)
-            idle = snapshot(pty.child.pid, marker)
+            idle = settled(pty.child.pid, marker)
             pty.send(b"go")
             time.sleep(0.3)
             since = pty.mark()
             pty.send(b"\r")
             pty.wait_for(END.encode(), since)
-            time.sleep(2.0)
-            streamed = snapshot(pty.child.pid, marker)
+            streamed = settled(pty.child.pid, marker)
             peak = sampler.stop()
         finally:
             sampler.stop()
