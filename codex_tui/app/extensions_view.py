@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codex_core.config import Config, ConfigOverrides, load_config
-from codex_core.config.edit import set_hook_state
 from codex_core.config.errors import ConfigError
 from codex_core.frontend.git import find_git_root
 from codex_core.hooks.catalog import HookCatalog, HookDef
@@ -80,6 +79,8 @@ class HooksView:
             chosen = [hooks[int(target) - 1]]
         else:
             return f"no hook {target!r}; numbers go from 1 to {len(hooks)} ({HOOKS_USAGE})"
+        from codex_core.config.edit import set_hook_state  # tomlkit: only when a hook changes
+
         home = self.config.codex_home
         try:
             for hook in chosen:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from codex_core.config import Config, ConfigOverrides, load_config, set_project_trust_level
+from codex_core.config import Config, ConfigOverrides, load_config
 from codex_core.frontend.git import project_root
 from codex_tui.app.core import CoreClient, KeyRequest, SessionPage, SessionSummary, TrustRequest
 from codex_tui.app.formatting import shorten_path
@@ -79,6 +79,8 @@ class RealBoot:
 
     def record_trust(self, trusted: bool) -> None:
         """Write `projects."<root>".trust_level` to config.toml and reload the config."""
+        from codex_core.config import set_project_trust_level  # tomlkit: only when asked
+
         set_project_trust_level(
             self.config.codex_home, self.project, "trusted" if trusted else "untrusted"
         )

@@ -15,7 +15,6 @@ from textual.geometry import Size
 from textual.strip import Strip
 from textual.widget import Widget
 
-from codex_tui.app.markdown_render import AgentMarkdown
 from codex_tui.app.markdown_split import StreamSegments
 
 MAX_STREAM_CHARS = 200_000
@@ -113,6 +112,10 @@ class AgentCell(Widget):
         text_width = width - len(BULLET)
         if text_width <= 0 or not source:
             return []
+        # Loaded at the first answer (Rich's Markdown and markdown-it: ~40 ms), which the
+        # app imports in a thread while the first request is on its way (`CodexApp`).
+        from codex_tui.app.markdown_render import AgentMarkdown
+
         app = self.app
         style: Style = self.rich_style
         options = app.console_options.update_width(text_width).update(highlight=False)

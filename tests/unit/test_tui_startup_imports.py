@@ -1,0 +1,50 @@
+"""What the TUI loads before its app starts: nothing a launch with a prompt does not show
+before its answer (issue 29). The Markdown renderer is imported in a thread while the first
+request is on its way; the trust, API-key and picker screens and tomlkit when used."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+LATER = [
+    "tomlkit",
+    "markdown_it",
+    "rich.markdown",
+    "codex_tui.app.markdown_render",
+    "codex_tui.app.screens.trust",
+    "codex_tui.app.screens.api_key",
+    "codex_tui.app.screens.resume_picker",
+]
+
+
+def test_the_tui_starts_its_app_without_what_it_shows_later() -> None:
+    code = (
+        "import json, sys\n"
+        "sys.modules.setdefault('httpx._main', None)\n"
+        "import codex_tui.cli.tui, codex_core.config.loader, codex_tui.app.real_boot\n"
+        "import codex_tui.app.codex_app, codex_tui.app.app_server_core\n"
+        f"print(json.dumps([name for name in {LATER!r} if name in sys.modules]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert json.loads(out.stdout) == []
+
+
+def test_the_markdown_renderer_loads_once_in_a_thread_the_exit_waits_for() -> None:
+    code = (
+        "import sys, threading\n"
+        "from codex_tui.app import codex_app\n"
+        "codex_app._load_markdown_meanwhile()\n"
+        "codex_app._load_markdown_meanwhile()\n"
+        "loaders = [t for t in threading.enumerate() if t.name == 'markdown-import']\n"
+        "assert len(loaders) <= 1 and not any(t.daemon for t in loaders), loaders\n"
+        "for t in loaders: t.join(30)\n"
+        "print('codex_tui.app.markdown_render' in sys.modules)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert out.stdout.strip() == "True"
