@@ -1,7 +1,5 @@
 """Model providers: where requests go, which wire API they speak, and how they authenticate."""
 
-from __future__ import annotations
-
 import os
 from typing import Literal
 

@@ -5,8 +5,6 @@ loading and validating config.toml does not import the whole protocol (issue 29)
 any module of that package runs its `__init__`, every event and op model included.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter

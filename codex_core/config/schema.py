@@ -1,7 +1,5 @@
 """The shape of config.toml: pydantic models for every known key, and the unknown-key sweep."""
 
-from __future__ import annotations
-
 import types
 import typing
 from collections.abc import Callable, Iterator
