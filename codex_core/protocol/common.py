@@ -1,7 +1,5 @@
 """Policies and payloads shared by ops and events."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field
@@ -54,7 +52,7 @@ class TokenUsage(_Model):
     reasoning_output_tokens: int = 0
     total_tokens: int = 0
 
-    def __add__(self, other: TokenUsage) -> TokenUsage:
+    def __add__(self, other: "TokenUsage") -> "TokenUsage":
         return TokenUsage(
             input_tokens=self.input_tokens + other.input_tokens,
             cached_input_tokens=self.cached_input_tokens + other.cached_input_tokens,
