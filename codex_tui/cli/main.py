@@ -216,9 +216,9 @@ def _config_pairs(options: list[list[str]]) -> list[str]:
 def _with_root_options(head: str, options: list[list[str]], rest: list[str]) -> list[str]:
     """`rest` (after `head`) with the leading root options `head`'s parser also has."""
     if head in ("exec", "e", "review"):
-        from codex_tui.exec.cli import build_exec_parser
+        from codex_tui.exec.cli import exec_options
 
-        known: Collection[str] = build_exec_parser()._option_string_actions
+        known: Collection[str] = exec_options()
     elif head in ("resume", "fork", "archive", "unarchive", "delete"):
         # the session commands take every common option (0.169's accept and ignore most)
         known = build_resume_parser()._option_string_actions
@@ -321,11 +321,12 @@ def _dispatch(args: list[str]) -> int:
         run: Callable[[list[str]], int] = getattr(module, function or "main")
         return run(args[1:])
     if head in ("exec", "e"):
-        from codex_tui.exec.review import main as review_main
-        from codex_tui.exec.review import review_words
+        from codex_tui.exec.cli import review_words
 
         review = review_words(args[1:])  # `codex exec [OPTIONS] review …`
         if review is not None:
+            from codex_tui.exec.review import main as review_main
+
             return review_main(review)
         from codex_tui.exec.cli import main as exec_main
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import logging
 import os
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -91,6 +93,35 @@ def build_exec_parser() -> argparse.ArgumentParser:
         "or `fork` and a session id or name (a copy continues)",
     )
     return parser
+
+
+@functools.cache
+def exec_options() -> Mapping[str, bool]:
+    """Each option string of `codex exec` and whether it takes a value.
+
+    Built once: the dispatcher (root options) and `review_words` look options up before
+    exec parses its command line, and each used to build the whole parser again.
+    """
+    actions = build_exec_parser()._option_string_actions
+    return {name: action.nargs != 0 for name, action in actions.items()}
+
+
+def review_words(argv: list[str]) -> list[str] | None:
+    """`argv` without its `review` word when `review` is the first positional of a
+    `codex exec` command line; None when it is not a review."""
+    options = exec_options()
+    index = 0
+    while index < len(argv):
+        arg = argv[index]
+        if arg == "review":
+            return argv[:index] + argv[index + 1 :]
+        if arg == "--" or not arg.startswith("-") or arg == "-":
+            return None
+        name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
+        attached = "=" in arg if arg.startswith("--") else len(arg) > 2
+        takes_value = options.get(name, False) and not attached
+        index += 2 if takes_value else 1
+    return None
 
 
 def parse_exec_args(argv: list[str]) -> tuple[argparse.Namespace, bool]:

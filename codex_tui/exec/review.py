@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from codex_tui.cli.args import UsageError
+from codex_tui.exec.cli import review_words as review_words  # moved: exec's dispatch uses it
 
 if TYPE_CHECKING:
     from codex_core.protocol import ReviewTarget
@@ -47,27 +48,6 @@ def build_review_parser(prog: str) -> argparse.ArgumentParser:
         "--title", metavar="TITLE", help="with --commit: its title, shown in the review"
     )
     return parser
-
-
-def review_words(argv: list[str]) -> list[str] | None:
-    """`argv` without its `review` word when `review` is the first positional of a
-    `codex exec` command line; None when it is not a review."""
-    from codex_tui.exec.cli import build_exec_parser
-
-    actions = build_exec_parser()._option_string_actions
-    index = 0
-    while index < len(argv):
-        arg = argv[index]
-        if arg == "review":
-            return argv[:index] + argv[index + 1 :]
-        if arg == "--" or not arg.startswith("-") or arg == "-":
-            return None
-        name = arg.split("=", 1)[0] if arg.startswith("--") else arg[:2]
-        action = actions.get(name)
-        attached = "=" in arg if arg.startswith("--") else len(arg) > 2
-        takes_value = action is not None and action.nargs != 0 and not attached
-        index += 2 if takes_value else 1
-    return None
 
 
 def parse_target(ns: argparse.Namespace, prog: str) -> tuple[ReviewTarget | None, str | None]:

@@ -35,8 +35,9 @@ LOADED_ONLY_FOR_TOOLS = (
 """Modules a plain answer's turn must not load (the snapshot's git code loads in its thread;
 the rules parser only when CODEX_HOME has a rules file, `command_safety` when a command is
 matched against the rules)."""
-ONLY_FOR_CLIENTS = ("codex_core.items.client",)
-"""The interactive client's projection (the TUI's): exec renders the plain projection."""
+ONLY_FOR_CLIENTS = ("codex_core.items.client", "codex_tui.exec.review")
+"""The interactive client's projection (the TUI's): exec renders the plain projection; the
+review command's module (a plain exec only asks `review_words` whether it is one)."""
 NEVER_IN_EXEC = ("textual", "codex_tui.app", "codex_core.servers", "mcp.", "xml.", "difflib")
 """What exec never needs without MCP servers: the TUI, the protocol servers, the MCP SDK's
 modules (`mcp` itself is only registered, see `codex_core.mcp`), the `xml` packages (the
