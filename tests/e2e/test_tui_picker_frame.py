@@ -176,3 +176,23 @@ def test_a_config_error_after_the_frame_leaves_one_line_on_the_normal_screen(
     after = out.split("\x1b[?1049l", 1)[1]  # then the alternate screen was left
     assert child.exitstatus == 1
     assert "codex:" in after and "Traceback" not in out
+
+
+def test_ctrl_c_on_the_frame_quits_and_gives_the_terminal_back(
+    codex_bin: Path, codex_home: Path, tmp_path: Path
+) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    write_sessions(codex_home, project.resolve(), 2, step=3600)
+    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
+    child = pexpect.spawn(
+        str(codex_bin), ["resume", *FLAGS], cwd=str(project), env=env, dimensions=(36, 110)
+    )
+    child.expect_exact(FRAME_END, timeout=30)  # the frame is up; Textual is still loading
+    child.send(b"\x03")
+    child.expect(pexpect.EOF, timeout=30)
+    rest = (child.before or b"").decode(errors="replace")
+    child.close()
+    assert child.exitstatus == 130
+    assert "Traceback" not in rest
+    assert "\x1b[?1049l" in rest  # the alternate screen was left
