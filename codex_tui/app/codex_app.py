@@ -151,6 +151,9 @@ class CodexApp(App[ExitSummary]):
         options.draft, options.send_draft = "", False
         options.notice = None
         self.core, self.chat = None, chat
+        # The handshake with the session's server (its answers are often waiting already)
+        # runs while the screen mounts, so the launch prompt goes as soon as both are done.
+        opening = asyncio.ensure_future(self.boot.start(resume_path))
         if isinstance(self.screen, ChatScreen):
             await self.switch_screen(chat)
         else:
@@ -158,7 +161,7 @@ class CodexApp(App[ExitSummary]):
         if draft:
             await self._take_draft(chat, draft, send_draft)
         try:
-            core = await self.boot.start(resume_path)
+            core = await opening
         except Exception as err:  # any start-up failure ends the app with one sentence
             self.exit(ExitSummary(error=str(err) or err.__class__.__name__))
             return
