@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, assert_never
 
 import codex_core.items.kinds as k
 import codex_core.items.notices as n
 from codex_core import protocol as ev
+from codex_core.items.turn_text import TurnText
 
 NewId = Callable[[str, str], str]
 """Gives an id to an item that has none of its own: called with the item's `type` and its
@@ -35,20 +36,9 @@ def counting_ids() -> NewId:
 
 
 @dataclass
-class _Text:
-    """An agent message or reasoning being streamed."""
-
-    id: str
-    parts: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Turn:
+class _Turn(TurnText):
     """What the projection knows of one running turn."""
 
-    message: _Text | None = None
-    reasoning: _Text | None = None
-    error: str | None = None
     compaction: str | None = None
     """The id of the compaction item, for a `/compact` turn."""
 
@@ -93,41 +83,23 @@ class Projection:
                 )
                 return [n.ItemStarted(turn, user), n.ItemCompleted(turn, user)]
             case ev.AgentMessageDeltaEvent():
-                out: list[n.Notice] = []
-                message = self._open_text(turn, "agentMessage", out)
-                message.parts.append(msg.delta)
-                return [*out, n.AgentMessageDelta(turn, message.id, msg.delta)]
+                return self._state(turn).message_delta(
+                    turn, self._id_for("agentMessage", turn), msg.delta
+                )
             case ev.AgentMessageEvent():
-                out = []
-                message = self._open_text(turn, "agentMessage", out, by="end")
-                self._state(turn).message = None
-                done = k.AgentMessageItem(message.id, msg.message)
-                return [*out, n.ItemCompleted(turn, done)]
+                return self._state(turn).message_done(
+                    turn, self._id_for("agentMessage", turn), msg.message
+                )
             case ev.AgentReasoningDeltaEvent():
-                out = []
-                reasoning = self._open_text(turn, "reasoning", out)
-                if not reasoning.parts:
-                    reasoning.parts.append("")
-                    out.append(n.ReasoningPartAdded(turn, reasoning.id, 0))
-                reasoning.parts[-1] += msg.delta
-                index = len(reasoning.parts) - 1
-                return [*out, n.ReasoningDelta(turn, reasoning.id, index, msg.delta)]
+                return self._state(turn).reasoning_delta(
+                    turn, self._id_for("reasoning", turn), msg.delta
+                )
             case ev.AgentReasoningSectionBreakEvent():
-                open_reasoning = self._state(turn).reasoning
-                if open_reasoning is None or not open_reasoning.parts:
-                    return []
-                open_reasoning.parts.append("")
-                index = len(open_reasoning.parts) - 1
-                return [n.ReasoningPartAdded(turn, open_reasoning.id, index)]
+                return self._state(turn).reasoning_part(turn)
             case ev.AgentReasoningEvent():
-                out = []
-                reasoning = self._open_text(turn, "reasoning", out, by="end")
-                self._state(turn).reasoning = None
-                summary = tuple(p for p in reasoning.parts if p) or (msg.text,)
-                return [
-                    *out,
-                    n.ItemCompleted(turn, k.ReasoningItem(reasoning.id, summary, msg.text)),
-                ]
+                return self._state(turn).reasoning_done(
+                    turn, self._id_for("reasoning", turn), msg.text
+                )
             case ev.ExecApprovalRequestEvent():
                 out = self._start_command(turn, msg.call_id, msg.command, msg.cwd, "approval")
                 prefix = tuple(msg.suggested_prefix) if msg.suggested_prefix is not None else None
@@ -263,14 +235,7 @@ class Projection:
             compaction = k.ContextCompactionItem(state.compaction)
             cause: n.CompletionCause = "ended" if status == "completed" else "turn_ended"
             out.append(n.ItemCompleted(turn, compaction, cause))
-        if state.reasoning is not None:
-            text = "".join(state.reasoning.parts)
-            parts = tuple(p for p in state.reasoning.parts if p)
-            reasoning = k.ReasoningItem(state.reasoning.id, parts, text)
-            out.append(n.ItemCompleted(turn, reasoning, "turn_ended"))
-        if state.message is not None:
-            message = k.AgentMessageItem(state.message.id, "".join(state.message.parts))
-            out.append(n.ItemCompleted(turn, message, "turn_ended"))
+        out.extend(state.close(turn))
         for call_id, (owner, item) in list(self._tools.items()):
             if owner != turn:
                 continue
@@ -283,22 +248,9 @@ class Projection:
 
     # ------------------------------------------------------------------ items
 
-    def _open_text(
-        self, turn: str, kind: str, out: list[n.Notice], by: n.StartedBy = "begin"
-    ) -> _Text:
-        """The turn's message (or reasoning) being written; a new one is started in `out`."""
-        state = self._state(turn)
-        current = state.message if kind == "agentMessage" else state.reasoning
-        if current is not None:
-            return current
-        text = _Text(self._new_id(kind, turn))
-        if kind == "agentMessage":
-            state.message = text
-            out.append(n.ItemStarted(turn, k.AgentMessageItem(text.id), by))
-        else:
-            state.reasoning = text
-            out.append(n.ItemStarted(turn, k.ReasoningItem(text.id), by))
-        return text
+    def _id_for(self, kind: str, turn: str) -> Callable[[], str]:
+        """What names a text item of `kind` that `turn` starts (called only if it does)."""
+        return lambda: self._new_id(kind, turn)
 
     def _start(self, turn: str, item: k.ToolItem, by: n.StartedBy = "begin") -> list[n.Notice]:
         """Start a tool item unless one of its kind and call id is open; an open item of

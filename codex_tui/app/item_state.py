@@ -4,33 +4,20 @@
 answer to its approval, the turn's end) and returns the notices of `codex_core.items` for
 it, with the projection's guarantees: every `ItemStarted` is completed once, deltas join to
 the text they complete, a turn's end completes what it left open (failed when interrupted)
-before `TurnEnded`. Items keep the ids the app-server gave them. `wire_items` feeds it.
+before `TurnEnded`. Items keep the ids the app-server gave them. `wire_items` feeds it; the
+message and reasoning being streamed are `turn_text`'s, as in the projection.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any, Literal
 
 from codex_core.items import client as c
 from codex_core.items import kinds as k
 from codex_core.items import notices as n
+from codex_core.items.turn_text import TurnText
 from codex_core.protocol.common import ReviewDecision
-
-
-@dataclass
-class _Text:
-    """An agent message or reasoning being streamed."""
-
-    id: str
-    parts: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Turn:
-    message: _Text | None = None
-    reasoning: _Text | None = None
-    error: str | None = None
 
 
 class ItemState:
@@ -38,7 +25,7 @@ class ItemState:
 
     def __init__(self, turn: str) -> None:
         self.turn = turn
-        self._state: _Turn | None = None
+        self._state: TurnText | None = None
         self._tools: dict[str, k.ToolItem] = {}
         """Open tool items by id, in the order they started."""
         self._asked: set[str] = set()
@@ -46,16 +33,16 @@ class ItemState:
 
     # ------------------------------------------------------------------ the turn
 
-    def _current(self) -> _Turn:
+    def _current(self) -> TurnText:
         if self._state is None:
-            self._state = _Turn()
+            self._state = TurnText()
         return self._state
 
     def turn_started(self) -> list[c.ClientNotice]:
         """A turn began (one still open counts as interrupted)."""
         out = self._close("interrupted")
         out.append(n.TurnStarted(self.turn, None))
-        self._state = _Turn()
+        self._state = TurnText()
         return out
 
     def turn_ended(self, status: n.TurnStatus | None) -> list[c.ClientNotice]:
@@ -76,15 +63,7 @@ class ItemState:
         if state is None:
             return out
         turn = self.turn
-        if state.reasoning is not None:
-            parts = state.reasoning.parts
-            reasoning = k.ReasoningItem(
-                state.reasoning.id, tuple(p for p in parts if p), "".join(parts)
-            )
-            out.append(n.ItemCompleted(turn, reasoning, "turn_ended"))
-        if state.message is not None:
-            message = k.AgentMessageItem(state.message.id, "".join(state.message.parts))
-            out.append(n.ItemCompleted(turn, message, "turn_ended"))
+        out.extend(state.close(turn))
         for item in self._tools.values():
             if status == "interrupted" and not isinstance(item, k.WebSearchItem):
                 item = replace(item, status="failed")
@@ -98,68 +77,21 @@ class ItemState:
     def user(self, user: k.UserMessageItem) -> list[c.ClientNotice]:
         return [n.ItemStarted(self.turn, user), n.ItemCompleted(self.turn, user)]
 
-    def _open(
-        self,
-        kind: Literal["agentMessage", "reasoning"],
-        item_id: str,
-        out: list[c.ClientNotice],
-        by: n.StartedBy = "begin",
-    ) -> _Text:
-        """The turn's message (or reasoning) being written; a new one is started in `out`
-        (by its first delta, or by its end when nothing was streamed)."""
-        state = self._current()
-        current = state.message if kind == "agentMessage" else state.reasoning
-        if current is not None:
-            return current
-        text = _Text(item_id)
-        if kind == "agentMessage":
-            state.message = text
-            out.append(n.ItemStarted(self.turn, k.AgentMessageItem(item_id), by))
-        else:
-            state.reasoning = text
-            out.append(n.ItemStarted(self.turn, k.ReasoningItem(item_id), by))
-        return text
-
     def message_delta(self, item_id: str, delta: str) -> list[c.ClientNotice]:
-        out: list[c.ClientNotice] = []
-        message = self._open("agentMessage", item_id, out)
-        message.parts.append(delta)
-        out.append(n.AgentMessageDelta(self.turn, message.id, delta))
-        return out
+        return [*self._current().message_delta(self.turn, lambda: item_id, delta)]
 
     def message_done(self, item_id: str, text: str) -> list[c.ClientNotice]:
-        out: list[c.ClientNotice] = []
-        message = self._open("agentMessage", item_id, out, "end")
-        self._current().message = None
-        out.append(n.ItemCompleted(self.turn, k.AgentMessageItem(message.id, text)))
-        return out
+        return [*self._current().message_done(self.turn, lambda: item_id, text)]
 
     def reasoning_delta(self, item_id: str, delta: str) -> list[c.ClientNotice]:
-        out: list[c.ClientNotice] = []
-        reasoning = self._open("reasoning", item_id, out)
-        if not reasoning.parts:
-            reasoning.parts.append("")
-            out.append(n.ReasoningPartAdded(self.turn, reasoning.id, 0))
-        reasoning.parts[-1] += delta
-        index = len(reasoning.parts) - 1
-        out.append(n.ReasoningDelta(self.turn, reasoning.id, index, delta))
-        return out
+        return [*self._current().reasoning_delta(self.turn, lambda: item_id, delta)]
 
     def reasoning_part(self) -> list[c.ClientNotice]:
         """A new summary part of the reasoning being streamed (none open: nothing)."""
-        reasoning = self._current().reasoning
-        if reasoning is None or not reasoning.parts:
-            return []
-        reasoning.parts.append("")
-        return [n.ReasoningPartAdded(self.turn, reasoning.id, len(reasoning.parts) - 1)]
+        return [*self._current().reasoning_part(self.turn)]
 
     def reasoning_done(self, item_id: str, text: str) -> list[c.ClientNotice]:
-        out: list[c.ClientNotice] = []
-        reasoning = self._open("reasoning", item_id, out, "end")
-        self._current().reasoning = None
-        summary = tuple(p for p in reasoning.parts if p) or (text,)
-        out.append(n.ItemCompleted(self.turn, k.ReasoningItem(reasoning.id, summary, text)))
-        return out
+        return [*self._current().reasoning_done(self.turn, lambda: item_id, text)]
 
     # ------------------------------------------------------------------ tool items
 
