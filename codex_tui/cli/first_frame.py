@@ -126,24 +126,11 @@ class FirstFrame:
         until `take_input()`.
         """
         stream = stream or sys.stdout
-        try:
-            fd = stream.fileno()
-            if not os.isatty(fd):
-                return None
-            columns, lines = os.get_terminal_size(fd)
-        except (OSError, ValueError):
+        terminal = terminal_of(stream)
+        if terminal is None:
             return None
-        saved: list[Any] | None = None
-        try:
-            saved = termios.tcgetattr(fd)
-            quiet = termios.tcgetattr(fd)
-            # Keys wait unechoed and untranslated (Enter stays \r, ctrl+q/ctrl+s stay keys),
-            # exactly as Textual's raw mode would have read them.
-            quiet[0] &= ~(termios.ICRNL | termios.INLCR | termios.IGNCR | termios.IXON)
-            quiet[3] &= ~(termios.ECHO | termios.ICANON)
-            termios.tcsetattr(fd, termios.TCSANOW, quiet)
-        except termios.error:
-            saved = None
+        fd, columns, lines = terminal
+        saved = hold_keys(fd)
         stream.write(render(columns, lines))
         stream.flush()
         frame = cls(stream, saved, (columns, lines))
@@ -232,6 +219,33 @@ class FirstFrame:
             except (termios.error, OSError, ValueError):
                 pass
             self._saved = None
+
+
+def terminal_of(stream: TextIO) -> tuple[int, int, int] | None:
+    """`stream`'s descriptor and size (columns, lines) when it is a terminal, else None."""
+    try:
+        fd = stream.fileno()
+        if not os.isatty(fd):
+            return None
+        columns, lines = os.get_terminal_size(fd)
+    except (OSError, ValueError):
+        return None
+    return fd, columns, lines
+
+
+def hold_keys(fd: int) -> list[Any] | None:
+    """Let keys typed on terminal `fd` wait unechoed and untranslated (Enter stays \\r,
+    ctrl+q/ctrl+s stay keys), exactly as Textual's raw mode will read them; returns the mode
+    to restore (None: it could not be changed)."""
+    try:
+        saved = termios.tcgetattr(fd)
+        quiet = termios.tcgetattr(fd)
+        quiet[0] &= ~(termios.ICRNL | termios.INLCR | termios.IGNCR | termios.IXON)
+        quiet[3] &= ~(termios.ECHO | termios.ICANON)
+        termios.tcsetattr(fd, termios.TCSANOW, quiet)
+    except termios.error:
+        return None
+    return saved
 
 
 def render(columns: int, lines: int) -> str:

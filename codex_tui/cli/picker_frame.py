@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import os
 import sys
-import termios
 import unicodedata
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from codex_tui.cli.first_frame import FirstFrame
+from codex_tui.cli.first_frame import FirstFrame, hold_keys, terminal_of
 
 _ENTER_ALT_SCREEN, _HIDE_CURSOR = "\x1b[?1049h", "\x1b[?25l"
 # The picker's colours (theme textual-dark) as Textual writes them on a 256-colour terminal.
@@ -56,28 +55,16 @@ def paint_picker(
     stdout); returns the frame (close it as `FirstFrame`), or None when `stream` is not a
     terminal or the sessions cannot be listed (the picker then says why)."""
     stream = stream or sys.stdout
-    try:
-        fd = stream.fileno()
-        if not os.isatty(fd):
-            return None
-        columns, lines = os.get_terminal_size(fd)
-    except (OSError, ValueError):
+    terminal = terminal_of(stream)
+    if terminal is None:
         return None
+    fd, columns, lines = terminal
     if columns < MIN_COLUMNS or lines < MIN_LINES:
         return None  # narrower, the table squeezes its columns its own way: not copied
     rows = first_page(codex_home, cwd, show_all)
     if rows is None:
         return None
-    saved: list[Any] | None = None
-    try:
-        saved = termios.tcgetattr(fd)
-        quiet = termios.tcgetattr(fd)
-        # Keys wait unechoed and untranslated, as Textual's raw mode will read them.
-        quiet[0] &= ~(termios.ICRNL | termios.INLCR | termios.IGNCR | termios.IXON)
-        quiet[3] &= ~(termios.ECHO | termios.ICANON)
-        termios.tcsetattr(fd, termios.TCSANOW, quiet)
-    except termios.error:
-        saved = None
+    saved = hold_keys(fd)
     stream.write(render(columns, lines, rows, show_all=show_all, fork=fork))
     stream.flush()
     return FirstFrame(stream, saved, (columns, lines))
