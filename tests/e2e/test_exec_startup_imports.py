@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, turn
@@ -46,6 +47,22 @@ NOT_WITHOUT_STATE_DB = ("sqlite3",)
 """Loaded only to write state_5.sqlite, which the probe's CODEX_HOME does not have."""
 
 
+def _probe(code: str, cwd: Path, env: dict[str, str]) -> Any:
+    """Run `code` in a fresh interpreter; what it printed last, as JSON."""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
 def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) -> list[str]:
     argv = ["codex", "exec", "--skip-git-repo-check", *server.cli_flags(), *flags, "hi"]
     probe = (
@@ -57,18 +74,8 @@ def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) 
         "print(json.dumps([code, sorted(sys.modules)]))\n"
     )
     env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"}
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    code, modules = json.loads(done.stdout.splitlines()[-1])
-    assert code == 0, done.stderr[-2000:]
+    code, modules = _probe(probe, cwd, env)
+    assert code == 0
     refused = (*NEVER_IN_EXEC, *NOT_WITHOUT_STATE_DB)
     never = [m for m in modules if m in refused or m.startswith(refused)]
     unneeded = [m for m in (*LOADED_ONLY_FOR_TOOLS, *ONLY_FOR_CLIENTS) if m in modules]
@@ -106,14 +113,4 @@ def test_exec_startup_config_loads_without_the_protocol(tmp_path: Path) -> None:
         " sorted(m for m in sys.modules if m.startswith('codex_core.protocol'))]))\n"
     )
     env = {**os.environ, "CODEX_HOME": str(home)}
-    done = subprocess.run(
-        [sys.executable, "-c", probe],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert json.loads(done.stdout.splitlines()[-1]) == ["workspace-write", "concise", []]
+    assert _probe(probe, tmp_path, env) == ["workspace-write", "concise", []]

@@ -92,6 +92,17 @@ def _run_picker(
     return raw, frame, _cells(screen)
 
 
+def _spawn_on_sessions(
+    codex_bin: Path, codex_home: Path, tmp_path: Path, sessions: int, args: list[str]
+) -> pexpect.spawn:
+    """`codex <args>` in a 110x36 pty, in a project with `sessions` sessions an hour apart."""
+    project = tmp_path / "project"
+    project.mkdir()
+    write_sessions(codex_home, project.resolve(), sessions, step=3600)
+    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
+    return pexpect.spawn(str(codex_bin), args, cwd=str(project), env=env, dimensions=(36, 110))
+
+
 def _visible(cell: tuple[str, str, str, bool]) -> tuple[str, str, str, bool]:
     """What a cell looks like: a blank shows only its background."""
     return cell if cell[0].strip() else (" ", "", cell[2], False)
@@ -129,13 +140,7 @@ def test_resume_paints_the_first_page_as_textual_then_does(
 def test_resume_frame_says_fork_for_codex_fork(
     codex_bin: Path, codex_home: Path, tmp_path: Path
 ) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    write_sessions(codex_home, project.resolve(), 3, step=3600)
-    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
-    child = pexpect.spawn(
-        str(codex_bin), ["fork", *FLAGS], cwd=str(project), env=env, dimensions=(36, 110)
-    )
+    child = _spawn_on_sessions(codex_bin, codex_home, tmp_path, 3, ["fork", *FLAGS])
     try:
         child.expect_exact(FRAME_END, timeout=30)
         painted = (child.before or b"").decode()
@@ -158,17 +163,8 @@ def test_frame_shows_only_printable_characters_of_hostile_sessions() -> None:
 def test_a_config_error_after_the_frame_leaves_one_line_on_the_normal_screen(
     codex_bin: Path, codex_home: Path, tmp_path: Path
 ) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    write_sessions(codex_home, project.resolve(), 2, step=3600)
-    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
-    child = pexpect.spawn(
-        str(codex_bin),
-        ["resume", *FLAGS, "-c", "model_reasoning_effort=42"],
-        cwd=str(project),
-        env=env,
-        dimensions=(36, 110),
-    )
+    args = ["resume", *FLAGS, "-c", "model_reasoning_effort=42"]
+    child = _spawn_on_sessions(codex_bin, codex_home, tmp_path, 2, args)
     child.expect(pexpect.EOF, timeout=30)
     child.close()
     out = (child.before or b"").decode(errors="replace")
@@ -181,13 +177,7 @@ def test_a_config_error_after_the_frame_leaves_one_line_on_the_normal_screen(
 def test_ctrl_c_on_the_frame_quits_and_gives_the_terminal_back(
     codex_bin: Path, codex_home: Path, tmp_path: Path
 ) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    write_sessions(codex_home, project.resolve(), 2, step=3600)
-    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
-    child = pexpect.spawn(
-        str(codex_bin), ["resume", *FLAGS], cwd=str(project), env=env, dimensions=(36, 110)
-    )
+    child = _spawn_on_sessions(codex_bin, codex_home, tmp_path, 2, ["resume", *FLAGS])
     child.expect_exact(FRAME_END, timeout=30)  # the frame is up; Textual is still loading
     child.send(b"\x03")
     child.expect(pexpect.EOF, timeout=30)
