@@ -53,7 +53,7 @@ PORTED = frozenset(
         "codex_tui/app/event_pump.py",
         "codex_tui/app/item_state.py",
         "codex_tui/app/wire_items.py",
-        "codex_tui/app/app_server_core.py",
+        "codex_tui/app/app_server_link.py",
         "codex_tui/app/app_server_ops.py",
     }
 )
