@@ -11,11 +11,9 @@ The Rust CLI is looked up as `$CODEX_RUST`, else `codex-rust` on PATH
 
 from __future__ import annotations
 
-import argparse
 import compileall
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -25,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.bench.against_rust import parser_with_runs  # noqa: E402
 from tests.support.model_server import ModelServer  # noqa: E402
 from tests.support.sse import function_call, message, shell_call, turn, usage  # noqa: E402
 
@@ -53,11 +52,7 @@ def script(server: ModelServer, tool: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument(
-        "--rust", default=os.environ.get("CODEX_RUST") or shutil.which("codex-rust")
-    )
+    parser = parser_with_runs(10)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=Path.home()) as tmp, ModelServer() as server:
         work = Path(tmp) / "work"

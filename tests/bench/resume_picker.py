@@ -21,7 +21,6 @@ Run: .venv/bin/python tests/bench/resume_picker.py [--runs N] [--sessions 50,500
 
 from __future__ import annotations
 
-import argparse
 import compileall
 import os
 import re
@@ -36,6 +35,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from tests.bench.against_rust import parser_with_runs, spread  # noqa: E402
 from tests.bench.tui_memory import stop_detached, tree, wait_gone  # noqa: E402
 
 OURS = str(Path(sys.executable).parent / "codex")
@@ -148,18 +148,9 @@ def picker_run(binary: str, home: Path, project: Path) -> tuple[float, float]:
         wait_gone(leftovers)  # an app-server child ends once loaded: not in the next run
 
 
-def spread(ms: list[float]) -> str:
-    ms = sorted(ms)
-    return f"{statistics.median(ms):6.0f} ({ms[0]:.0f}–{ms[-1]:.0f})"
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--runs", type=int, default=7)
+    parser = parser_with_runs(7, __doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--sessions", default="50,500", help="comma-separated session counts")
-    parser.add_argument(
-        "--rust", default=os.environ.get("CODEX_RUST") or shutil.which("codex-rust")
-    )
     parser.add_argument("--ours-only", action="store_true")
     parser.add_argument(
         "--also",

@@ -23,7 +23,6 @@ The Rust CLI is `$CODEX_RUST`, else `codex-rust` on PATH; without it only ours i
 
 from __future__ import annotations
 
-import argparse
 import compileall
 import json
 import os
@@ -39,6 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from tests.bench.against_rust import parser_with_runs, spread  # noqa: E402
 from tests.support.model_server import ModelServer  # noqa: E402
 from tests.support.sse import message, turn  # noqa: E402
 
@@ -174,17 +174,8 @@ ROWS: dict[str, tuple[str, Run]] = {
 }
 
 
-def spread(ms: list[float]) -> str:
-    ms = sorted(ms)
-    return f"{statistics.median(ms):6.0f} ({ms[0]:.0f}–{ms[-1]:.0f})"
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--runs", type=int, default=7)
-    parser.add_argument(
-        "--rust", default=os.environ.get("CODEX_RUST") or shutil.which("codex-rust")
-    )
+    parser = parser_with_runs(7, __doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--only", default=",".join(ROWS), help="rows: " + ", ".join(ROWS))
     args = parser.parse_args()
     rows = [name for name in args.only.split(",") if name]

@@ -15,11 +15,9 @@ directory because the Rust CLI refuses helper links under /tmp.
 
 from __future__ import annotations
 
-import argparse
 import compileall
 import os
 import re
-import shutil
 import statistics
 import sys
 import tempfile
@@ -29,6 +27,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
+from tests.bench.against_rust import parser_with_runs  # noqa: E402
 from tests.support.model_server import ModelServer  # noqa: E402
 
 ANSI = re.compile(
@@ -76,11 +75,7 @@ def describe(times: list[float]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument(
-        "--rust", default=os.environ.get("CODEX_RUST") or shutil.which("codex-rust")
-    )
+    parser = parser_with_runs(10)
     args = parser.parse_args()
     compileall.compile_dir(str(REPO), quiet=1)
     ours_paint: list[float] = []

@@ -10,9 +10,7 @@ Run: .venv/bin/python tests/bench/unified_exec.py [--runs N] [--rust PATH]
 
 from __future__ import annotations
 
-import argparse
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -23,6 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.bench.against_rust import parser_with_runs  # noqa: E402
 from tests.support.sse import function_call, message, turn, usage  # noqa: E402
 from tests.unified_exec.support import SessionIdServer  # noqa: E402
 
@@ -59,11 +58,7 @@ def round_trip(binary: str, home: Path, cwd: Path) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--runs", type=int, default=10)
-    parser.add_argument(
-        "--rust", default=os.environ.get("CODEX_RUST") or shutil.which("codex-rust")
-    )
+    parser = parser_with_runs(10)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
