@@ -5,6 +5,7 @@ need (tests/bench/resume_picker.py)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 from codex_tui.app.codex_app import CodexApp
 from codex_tui.app.core import SessionPage
@@ -34,19 +35,30 @@ class HeldSessions(FakeSessions):
         return super().list_page(cursor, show_all)
 
 
+def _picker_app(boot: FakeBoot) -> CodexApp:
+    """The app as `codex resume` starts it: the picker first."""
+    return CodexApp(boot, options(show_picker=True), clock=frozen_clock())
+
+
+async def _settle_until(pilot: object, done: Callable[[], bool], tries: int = 50) -> None:
+    """Let the app run until `done()` (at most `tries` settles; the test's asserts say what
+    did not happen)."""
+    for _ in range(tries):
+        await settle(pilot)
+        if done():
+            return
+
+
 async def test_picker_prepares_the_session_once_after_its_first_page() -> None:
     sessions = HeldSessions()
     boot = FakeBoot(sessions=sessions)
-    app = CodexApp(boot, options(show_picker=True), clock=frozen_clock())
+    app = _picker_app(boot)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, ResumePickerScreen)
         assert boot.prepared == 0  # still listing: nothing spawned yet
         sessions.release.set()
-        for _ in range(50):
-            await settle(pilot)
-            if boot.prepared:
-                break
+        await _settle_until(pilot, lambda: boot.prepared > 0)
         assert app.screen.shown, "the first page is on the screen"
         assert boot.prepared == 1
         for _ in range(3):  # later pages do not ask again
@@ -62,12 +74,8 @@ async def test_picker_prepares_the_session_when_the_listing_fails() -> None:
             raise PermissionError(13, "Permission denied")
 
     boot = FakeBoot(sessions=Unreadable([]))
-    app = CodexApp(boot, options(show_picker=True), clock=frozen_clock())
-    async with app.run_test(size=SIZE) as pilot:
-        for _ in range(20):
-            await settle(pilot)
-            if boot.prepared:
-                break
+    async with _picker_app(boot).run_test(size=SIZE) as pilot:
+        await _settle_until(pilot, lambda: boot.prepared > 0, tries=20)
         assert boot.prepared == 1
 
 
@@ -76,7 +84,7 @@ async def test_keys_pressed_before_the_first_page_apply_once_it_is_here() -> Non
     an Enter typed on it reach the picker while it is still listing, and count."""
     sessions = HeldSessions()
     boot = FakeBoot(sessions=sessions)
-    app = CodexApp(boot, options(show_picker=True), clock=frozen_clock())
+    app = _picker_app(boot)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, ResumePickerScreen)
@@ -84,8 +92,5 @@ async def test_keys_pressed_before_the_first_page_apply_once_it_is_here() -> Non
         await settle(pilot)
         assert boot.starts == []  # nothing to choose yet
         sessions.release.set()
-        for _ in range(50):
-            await settle(pilot)
-            if boot.starts:
-                break
+        await _settle_until(pilot, lambda: bool(boot.starts))
         assert boot.starts == [sessions.items[1].path]
