@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
+from tests.support.fresh_python import python_output
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, turn
 
@@ -49,18 +48,7 @@ NOT_WITHOUT_STATE_DB = ("sqlite3",)
 
 def _probe(code: str, cwd: Path, env: dict[str, str]) -> Any:
     """Run `code` in a fresh interpreter; what it printed last, as JSON."""
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.splitlines()[-1])
+    return json.loads(python_output(code, cwd=cwd, env=env).splitlines()[-1])
 
 
 def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) -> list[str]:

@@ -4,8 +4,8 @@ before a server answers its first request, and load on first lookup in the table
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+
+from tests.support.fresh_python import python_output
 
 LAZY = [
     "codex_core.servers.app_server.goal_methods",
@@ -26,10 +26,7 @@ def test_the_stdio_server_does_not_import_rarely_called_methods_before_its_first
         "from codex_core.servers.app_server.transport import serve_stdio\n"
         f"print(json.dumps([name for name in {LAZY!r} if name in sys.modules]))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert json.loads(out.stdout) == []
+    assert json.loads(python_output(script)) == []
 
 
 def test_a_lazy_entry_loads_on_lookup_and_keeps_its_place() -> None:

@@ -9,9 +9,9 @@ which only shrinks: an entry that no longer imports events fails until it is rem
 from __future__ import annotations
 
 import ast
-import subprocess
-import sys
 from pathlib import Path
+
+from tests.support.fresh_python import python_output
 
 REPO = Path(__file__).resolve().parents[2]
 FRONTEND_ROOTS = ("codex_tui", "codex_core/servers", "codex_core/rollout")
@@ -130,7 +130,4 @@ def test_item_projection_imports_light() -> None:
         "heavy = {'httpx', 'textual', 'rich', 'acp'} & {m.split('.')[0] for m in sys.modules}\n"
         "print(sorted(heavy))"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert done.stdout.strip() == "[]"
+    assert python_output(code).strip() == "[]"

@@ -3,13 +3,11 @@ shortcuts that avoid them give what validation gives."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from codex_core.protocol import Event, WarningEvent
 from codex_core.protocol.common import SANDBOX_POLICY, sandbox_policy_from_mode
+from tests.support.fresh_python import python_output
 
 
 def test_protocol_deferred_validators_not_built_at_import() -> None:
@@ -19,10 +17,7 @@ def test_protocol_deferred_validators_not_built_at_import() -> None:
         "from codex_core.protocol.items import _RESPONSE_ITEM\n"
         "print([a.pydantic_complete for a in (EVENT_MSG, OP, SANDBOX_POLICY, _RESPONSE_ITEM)])"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert done.stdout.strip() == "[False, False, False, False]"
+    assert python_output(probe).strip() == "[False, False, False, False]"
 
 
 @pytest.mark.parametrize("mode", ["read-only", "workspace-write", "danger-full-access"])

@@ -5,8 +5,8 @@ request is on its way; the trust, API-key and picker screens and tomlkit when us
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+
+from tests.support.fresh_python import python_output
 
 LATER = [
     "tomlkit",
@@ -27,10 +27,7 @@ def test_the_tui_starts_its_app_without_what_it_shows_later() -> None:
         "import codex_tui.app.codex_app, codex_tui.app.app_server_core\n"
         f"print(json.dumps([name for name in {LATER!r} if name in sys.modules]))\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert json.loads(out.stdout) == []
+    assert json.loads(python_output(code)) == []
 
 
 def test_the_markdown_renderer_loads_once_in_a_thread_the_exit_waits_for() -> None:
@@ -44,7 +41,4 @@ def test_the_markdown_renderer_loads_once_in_a_thread_the_exit_waits_for() -> No
         "for t in loaders: t.join(30)\n"
         "print('codex_tui.app.markdown_render' in sys.modules)\n"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
-    )
-    assert out.stdout.strip() == "True"
+    assert python_output(code).strip() == "True"
