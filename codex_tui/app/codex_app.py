@@ -38,7 +38,7 @@ def _load_markdown_meanwhile() -> None:
     import it (~40 ms of the UI's CPU) between the first delta and its paint. Not a daemon:
     exit waits for an import under way rather than finalising the interpreter under it."""
     name = "codex_tui.app.markdown_render"
-    if name in sys.modules:
+    if name in sys.modules or _markdown_loader:
         return
 
     def load() -> None:
@@ -47,7 +47,13 @@ def _load_markdown_meanwhile() -> None:
         except Exception:  # the cell imports it itself and says what is wrong
             pass
 
-    threading.Thread(target=load, name="markdown-import").start()
+    loader = threading.Thread(target=load, name="markdown-import")
+    _markdown_loader.append(loader)  # before it starts: a second call sees it at once
+    loader.start()
+
+
+_markdown_loader: list[threading.Thread] = []
+"""The one thread `_load_markdown_meanwhile` started, if any."""
 
 
 @dataclass(frozen=True)
