@@ -6,7 +6,6 @@ The session emits `elicitation_request` while the server waits; a frontend answe
 the `mcpServer/elicitation/request` server request; the TUI shows a form.
 """
 
-
 from typing import Any, Literal
 
 from codex_core.protocol.common import _Model

@@ -1,6 +1,5 @@
 """Submissions from frontends to the core (Op), discriminated on `type`."""
 
-
 from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter

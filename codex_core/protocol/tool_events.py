@@ -12,7 +12,6 @@ Rollouts written before this shape carry flat MCP events (`server`, `tool`, `arg
 `result` with `structured_content`/`is_error`, `error`); they are read into the same models.
 """
 
-
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
