@@ -33,6 +33,7 @@ import marshal
 import os
 import sys
 import threading
+from array import array
 from importlib._bootstrap_external import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
@@ -41,7 +42,7 @@ from typing import Any
 MAX_ENTRIES = 8000
 """More than this (many versions' entries collected over time): start over with this run's."""
 
-_FORMAT = 2
+_FORMAT = 3
 """Bumped when the file's layout changes."""
 
 _methods: dict[str, CodeType] = {}
@@ -133,7 +134,8 @@ def _pattern_compiler(compiler: Any, original: Any) -> Any:
         if args is not None:
             _used.add(key)
             _state["pattern_hits"] += 1
-            return engine.compile(p, *args[1:])
+            flags_, code, groups, groupindex, indexgroup = args[1:]
+            return engine.compile(p, flags_, _ops(code), groups, groupindex, indexgroup)
         with _pattern_lock:  # one recorder at a time: each keeps its own pattern's arguments
             recorder = _Recorder(engine)
             compiler._sre = recorder
@@ -162,15 +164,20 @@ def _plain(args: tuple[Any, ...] | None) -> tuple[Any, ...] | None:
         plain = (
             pattern,
             int(flags),
-            [int(op) for op in code],
+            array("I", [int(op) for op in code]).tobytes(),  # packed: loads as one copy
             int(groups),
             dict(groupindex),
             tuple(indexgroup),
         )
         marshal.dumps(plain)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         return None
     return plain
+
+
+def _ops(packed: bytes) -> list[int]:
+    """A pattern's program as the list of opcodes the engine takes."""
+    return array("I", packed).tolist()
 
 
 def save() -> None:
