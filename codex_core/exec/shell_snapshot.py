@@ -17,7 +17,6 @@ import logging
 import os
 import re
 import shlex
-import signal
 
 log = logging.getLogger(__name__)
 
@@ -109,21 +108,26 @@ class ShellSnapshot:
 
 
 async def _stop(process: asyncio.subprocess.Process) -> None:
-    """Kill the login shell and what it started (its own session), then wait for it briefly.
+    """Kill the login shell, then wait for it briefly — never what its profile started.
 
     A profile's background child (`pyenv rehash`, an agent) keeps the shell's stdout open,
-    and asyncio's `wait()` returns only once every pipe is closed: killing the shell alone
-    left `codex exec` waiting at its end as long as that child lived (~60 s seen).
+    and asyncio's `wait()` returns only once every pipe is closed: waiting for it left
+    `codex exec` sitting at its end as long as that child lived (~60 s seen), so the wait is
+    bounded. The child itself is left to finish: killed midway it may leave its work half
+    done on the user's machine (a SIGKILLed `pyenv rehash` leaves its lock file behind, and
+    every later login shell then waits 60 s for it).
     """
     if process.returncode is None:
-        try:
-            os.killpg(process.pid, signal.SIGKILL)  # start_new_session: its group is its pid
-        except OSError:
-            process.kill()
+        process.kill()
     try:
         await asyncio.wait_for(asyncio.shield(process.wait()), STOP_WAIT_SECONDS)
     except TimeoutError:
         log.info("shell snapshot: a process the login shell left keeps its output open")
+        # Stop reading that output (as codex's own exit would): the transport would otherwise
+        # outlive the event loop. Its close() kills only a shell not yet reaped.
+        transport = getattr(process, "_transport", None)
+        if transport is not None:
+            transport.close()
 
 
 def build_script(base_env: dict[str, str], captured: str) -> str | None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -129,7 +130,7 @@ def test_shell_snapshot_stop_does_not_wait_for_what_the_profile_left_running(
     tmp_path: Path,
 ) -> None:
     """A login profile's background child keeps the capture's output open: stopping the
-    capture kills the shell's process group (it used to wait as long as the child lived)."""
+    capture waits for it only briefly (it used to wait as long as the child lived)."""
     (tmp_path / ".profile").write_text("sleep 30 &\nsleep 30\n")
     snapshot = ShellSnapshot({"HOME": str(tmp_path), "PATH": os.environ["PATH"]})
 
@@ -142,3 +143,23 @@ def test_shell_snapshot_stop_does_not_wait_for_what_the_profile_left_running(
 
     assert asyncio.run(asyncio.wait_for(run(), 20)) < 5
     assert snapshot.script is None
+
+
+def test_shell_snapshot_stop_leaves_what_the_profile_started_to_finish(tmp_path: Path) -> None:
+    """Stopping the capture kills the login shell only: a profile's background job (pyenv's
+    rehash holds a lock file while it runs) is not killed halfway through its work."""
+    marker = tmp_path / "finished"
+    (tmp_path / ".profile").write_text(f"(sleep 1; echo done > {marker}) &\nsleep 30\n")
+    snapshot = ShellSnapshot({"HOME": str(tmp_path), "PATH": os.environ["PATH"]})
+
+    async def run() -> None:
+        snapshot.start()
+        await asyncio.sleep(0.5)  # the profile is in its last `sleep`, the job in its own
+        await snapshot.aclose()
+
+    asyncio.run(asyncio.wait_for(run(), 20))
+    for _ in range(100):
+        if marker.exists():
+            break
+        time.sleep(0.05)
+    assert marker.read_text() == "done\n"
