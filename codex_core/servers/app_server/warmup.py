@@ -1,11 +1,11 @@
 """Load, in a background thread, what a thread's first model request needs.
 
 A server process spends its first `turn/start` importing the HTTP stack (httpcore, h11,
-anyio's sockets: ~150-250 ms), reading package resources and building what a session loads
-on first use (the output-item validator, the diff tracker, the /undo snapshot's git code);
-clients send `initialize` and `thread/start` first, and users type, so doing it while the
-server waits for them takes it off the first turn's path to its first delta. Python's import lock makes a request that needs
-a module meanwhile wait for this import instead of repeating it.
+anyio's sockets: ~150-250 ms) and building what a session loads on first use (the
+output-item validator, the diff tracker, the /undo snapshot's git code); clients send
+`initialize` and `thread/start` first, and users type, so doing it while the server waits
+for them takes it off the first turn's path to its first delta. Python's import lock makes a
+request that needs a module meanwhile wait for this import instead of repeating it.
 """
 
 from __future__ import annotations
@@ -19,9 +19,6 @@ log = logging.getLogger(__name__)
 
 def _warm() -> None:
     try:
-        import importlib.readers  # noqa: F401
-        import importlib.resources.readers  # noqa: F401
-
         import anyio._core._sockets  # noqa: F401
         import anyio._core._streams  # noqa: F401
         import anyio.lowlevel  # noqa: F401
