@@ -55,6 +55,7 @@ from codex_core.session.model_clients import default_client_factory, start_mcp_s
 from codex_core.session.op_handlers import list_mcp_tools, remember_prefix, undo_last_turn
 from codex_core.session.skills_context import SessionSkills
 from codex_core.session.storage import SessionStorage
+from codex_core.session.teardown import release
 from codex_core.session.turns import TurnRunner
 from codex_core.session.undo import UndoStack
 from codex_core.session.usage import TokenAccounting
@@ -371,8 +372,7 @@ class Session(TokenAccounting):
 
     async def _shutdown(self, sub_id: str) -> None:
         self._queued_turns.clear()
-        # Stopping a running turn means the user is waiting (Ctrl+C in `codex exec`): MCP
-        # servers busy with the call it cut off are terminated instead of awaited.
+        # Stopping a running turn means the user is waiting (Ctrl+C in `codex exec`).
         hurry = self._active is not None and not self._active.done() and not self._turn_ended
         if self._active is not None and not self._active.done():
             # A turn that already reported its end is only flushing its rollout: let it
@@ -385,18 +385,7 @@ class Session(TokenAccounting):
                 await self._active
             except asyncio.CancelledError:
                 pass
-        await self.unified_exec.terminate_all()
-        await self.shell_snapshot.aclose()
-        if self.hooks is not None:  # only a session whose turns loaded its hooks has any
-            from codex_core.session.turn_hooks import session_end
-
-            await session_end(self, lambda msg: self.emit(sub_id, msg))
-        if self.elicitations is not None:
-            self.elicitations.cancel_all()
-        if self.mcp is not None:
-            await self.mcp.aclose(hurry=hurry)
-        await self.http_pool.aclose()
-        await self.storage.close()
+        await release(self, sub_id, hurry=hurry)
         self.emit(sub_id, ShutdownCompleteEvent())
 
 
