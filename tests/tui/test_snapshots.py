@@ -400,3 +400,33 @@ def test_snapshot_web_search(snap_compare: Compare) -> None:
         WebSearchBeginEvent(call_id="ws_2"),
     ]
     assert snap_compare(app, terminal_size=SIZE, run_before=feeding(boot, *msgs))
+
+
+def test_snapshot_wire_startup_warnings_behind_the_badge(snap_compare: Compare) -> None:
+    """Over the wire (the TUI is an app-server client), the server's warnings before the
+    first turn and its configuration warnings wait behind the footer's badge, as 0.169's
+    TUI shows them, instead of joining the transcript."""
+    from tests.tui.wire_script import THREAD, WireBoot
+
+    boot = WireBoot()
+    app = CodexApp(boot, options(), clock=frozen_clock())
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await settle(pilot)
+        boot.connection.push(
+            {
+                "method": "warning",
+                "params": {"threadId": THREAD, "message": "bubblewrap is missing"},
+            },
+            {
+                "method": "configWarning",
+                "params": {"threadId": THREAD, "summary": "unknown key `x`"},
+            },
+        )
+        for _ in range(200):
+            if boot.connection.idle():
+                break
+            await pilot.pause(0.02)
+        await settle(pilot, rounds=5)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
