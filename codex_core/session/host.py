@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from codex_core.client import ModelClient
+    from codex_core.client.model_client import HttpPool
     from codex_core.config import Config
     from codex_core.exec.shell_snapshot import ShellSnapshot
     from codex_core.execpolicy import RuleSet
     from codex_core.hooks.engine import SessionHooks
+    from codex_core.mcp.elicitation import PendingElicitations
     from codex_core.mcp.manager import McpConnectionManager
     from codex_core.protocol import (
         EventMsg,
@@ -73,3 +75,10 @@ class TurnHost(Protocol):
 
     def set_last_usage(self, sub_id: str, usage: TokenUsage) -> None:
         """Set what the context holds now and report it."""
+
+
+class SessionHost(TurnHost, Protocol):
+    """A turn's host and what else the session holds (released at its shutdown)."""
+
+    elicitations: PendingElicitations | None
+    http_pool: HttpPool

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from codex_core.session.session import Session
+    from codex_core.session.host import SessionHost
 
 
-async def release(session: Session, sub_id: str, *, hurry: bool) -> None:
+async def release(session: SessionHost, sub_id: str, *, hurry: bool) -> None:
     """Stop the session's processes and servers and close its connections and rollout.
 
     `hurry`: a running turn was cut off (Ctrl+C in `codex exec`), so MCP servers busy with
