@@ -56,6 +56,7 @@ from codex_tui.app.app_server_ops import (
     turn_overrides,
     wire_input,
 )
+from codex_tui.app.early_turn import Presend
 from codex_tui.app.wire_items import TURN
 
 log = logging.getLogger(__name__)
@@ -89,18 +90,27 @@ class AppServerCore(AppServerLink):
 
     @classmethod
     async def start_child(
-        cls, process: subprocess.Popen[bytes], log_path: str, early: str | None = None
+        cls,
+        process: subprocess.Popen[bytes],
+        log_path: str,
+        early: str | None = None,
+        *,
+        already: bytes = b"",
+        presend: Presend | None = None,
     ) -> AppServerCore:
         """Shake hands with a `codex app-server` child on its stdio (`app_server_process`);
         `early`: the handshake and this thread method (`thread/start` or `thread/resume`)
-        were written at spawn (`early_requests`), only their answers are read here.
+        were written at spawn (`early_requests`), only their answers are read here;
+        `already`: the child's output read before (`early_turn`); `presend`: the requests
+        written after the thread's answer (`early_turn`), whose answers are read when the
+        same requests are made (`call`).
 
         Raises:
             RemoteError: The child exited or refused the handshake.
         """
         from codex_tui.app.app_server_process import StdioConnection
 
-        connection = StdioConnection(process, log_path)
+        connection = StdioConnection(process, log_path, already)
         await connection.open()
         core = cls(connection, None)
         core._early = early
@@ -108,6 +118,7 @@ class AppServerCore(AppServerLink):
             if early is not None:  # both answers may come before either is read
                 for method in ("initialize", early):
                     core._answers[early_id(method)] = asyncio.get_running_loop().create_future()
+                core.expect(presend or {})
                 await core._result(early_id("initialize"), "initialize", CALL_TIMEOUT)
                 return core
             await core.call("initialize", INITIALIZE)

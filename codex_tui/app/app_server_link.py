@@ -63,7 +63,19 @@ class AppServerLink:
         self._closing = False
         self._held: list[dict[str, Any]] | None = []
         """Server messages that came before the thread was opened (None once it is)."""
+        self._presend: dict[str, tuple[str, Any]] = {}
+        """Requests written before this link existed (`early_turn`): method → (id, params)."""
         self._reader = asyncio.ensure_future(self._read())
+
+    def expect(self, presend: dict[str, tuple[str, Any]]) -> None:
+        """Requests already written (method → (id, params)): their answers are kept until
+        the same request is made, which then sends nothing; later requests take the ids
+        after theirs. Called before the first message is read."""
+        loop = asyncio.get_running_loop()
+        for request_id, _ in presend.values():
+            self._answers[request_id] = loop.create_future()
+        self._presend = dict(presend)
+        self._ids = itertools.count(1 + len(presend))
 
     async def call(self, method: str, params: Any, timeout: float = CALL_TIMEOUT) -> Any:
         """A request's result.
@@ -77,6 +89,11 @@ class AppServerLink:
                 await asyncio.wait_for(self._online.wait(), timeout)
             except TimeoutError:
                 raise RemoteError(self._gone()) from None
+        written = self._presend.pop(method, None)
+        if written is not None and written[1] == params:  # already on its way
+            return await self._result(written[0], method, timeout)
+        if written is not None:  # never happens: the launch prompt's request is the same
+            log.warning("%s: sent again, with other params than written early", method)
         request_id = f"{method}-{next(self._ids)}"
         return await self._result(request_id, method, timeout, params)
 

@@ -69,12 +69,18 @@ def spawn_app_server(setup: dict[str, Any]) -> subprocess.Popen[bytes]:
 class StdioConnection:
     """A `Connection` over a child app-server's stdin and stdout."""
 
-    def __init__(self, process: subprocess.Popen[bytes], log_path: str) -> None:
+    def __init__(
+        self, process: subprocess.Popen[bytes], log_path: str, already: bytes = b""
+    ) -> None:
+        """`already`: what was read from the child's stdout before (`early_turn`), read
+        first."""
         import asyncio
 
         self.process = process
         self.log_path = log_path
         self._stdout = asyncio.StreamReader(limit=STREAM_LIMIT)
+        if already:
+            self._stdout.feed_data(already)
         self._stderr = asyncio.StreamReader()
         self._stdin: asyncio.StreamWriter | None = None
         self._tasks: list[asyncio.Task[None]] = []

@@ -6,12 +6,15 @@ import logging
 import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codex_core.config import Config, ConfigOverrides, load_config
 from codex_core.frontend.git import project_root
 from codex_tui.app.core import CoreClient, KeyRequest, SessionPage, SessionSummary, TrustRequest
 from codex_tui.app.formatting import shorten_path
+
+if TYPE_CHECKING:
+    from codex_tui.app.early_turn import EarlyTurn
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +70,8 @@ class RealBoot:
         `start`."""
         self.early: tuple[str, str | None] | None = None
         """The spare's thread, asked for at spawn (`open_early`): its method and id."""
+        self.early_turn: EarlyTurn | None = None
+        """The launch prompt's turn, started as soon as the spare has opened the thread."""
 
     def trust_request(self) -> TrustRequest | None:
         """Ask only when nothing is recorded and no flag chose the policies."""
@@ -143,6 +148,10 @@ class RealBoot:
             RemoteError: The child could not start or refused (the message says why).
             LookupError: `resume_path` is not a Codex session.
         """
+        import asyncio
+
+        from codex_core.servers.app_server.remote import RemoteError
+        from codex_tui.app.app_server_connection import CALL_TIMEOUT
         from codex_tui.app.app_server_core import AppServerCore
         from codex_tui.app.app_server_process import spawn_app_server
 
@@ -153,10 +162,19 @@ class RealBoot:
             self.release_spare()
             early = None
         spare, self.spare = self.spare, None
+        early_turn, self.early_turn = self.early_turn, None
         if spare is None or spare.poll() is not None:
-            spare, early = spawn_app_server(self.setup()), None
+            spare, early, early_turn = spawn_app_server(self.setup()), None, None
+        already, presend = b"", {}
+        if early_turn is not None:  # it reads the child's output until the thread's answer
+            if not await asyncio.to_thread(early_turn.join, 2 * CALL_TIMEOUT):
+                spare.kill()
+                raise RemoteError(f"{method}: no answer within {2 * CALL_TIMEOUT:.0f} s")
+            already, presend = bytes(early_turn.read), early_turn.sent
         log_path = shorten_path(str(self.config.codex_home / "log" / self.log_name))
-        core = await AppServerCore.start_child(spare, log_path, early[0] if early else None)
+        core = await AppServerCore.start_child(
+            spare, log_path, early[0] if early else None, already=already, presend=presend
+        )
         await core.open_child_thread(thread_id)
         return core
 
@@ -166,16 +184,21 @@ class RealBoot:
 
         return {"config": list(self.cli_overrides), "flags": flags_to_json(self.overrides)}
 
-    def open_early(self, resume_path: Path | None) -> None:
+    def open_early(
+        self, resume_path: Path | None, launch: tuple[str, list[str]] | None = None
+    ) -> None:
         """Spawn the app-server child and ask it at once for the session the app opens first
         (new, or `resume_path`), so it is created while Textual loads; not when a question
-        comes first (trust, an API key), whose answer changes the config."""
+        comes first (trust, an API key), whose answer changes the config. `launch`: the
+        prompt and image paths the chat screen sends first; their turn starts as soon as
+        the session is there (`early_turn`)."""
         if self.early is not None or self.trust_request() is not None:
             return
         if self.key_request() is not None:
             return
         from codex_tui.app.app_server_connection import early_requests
         from codex_tui.app.app_server_process import AppServerProcessError, spawn_app_server
+        from codex_tui.app.early_turn import EarlyTurn, launch_input
 
         try:
             thread_id = _thread_id(resume_path)
@@ -193,6 +216,9 @@ class RealBoot:
         except OSError:  # the child is gone: `start` spawns another
             return
         self.early = ("thread/start" if thread_id is None else "thread/resume", thread_id)
+        if launch is not None and (items := launch_input(*launch)):
+            self.early_turn = EarlyTurn(spare, self.early[0], items)
+            self.early_turn.start()
 
     def prepare_session(self) -> None:
         """Spawn an app-server child now (it loads the core meanwhile), unless one waits."""
@@ -208,6 +234,9 @@ class RealBoot:
         """Let an unused early app-server child end: it exits at end of input, once it has
         loaded (not waited for: leaving is not delayed by it)."""
         spare, self.spare, self.early = self.spare, None, None
+        early_turn, self.early_turn = self.early_turn, None
+        if early_turn is not None:
+            early_turn.cancel()  # before its stdin closes
         if spare is not None and spare.stdin is not None:
             spare.stdin.close()
 

@@ -194,8 +194,10 @@ def _run(
         from codex_tui.app.real_boot import RealBoot
 
         boot = RealBoot(overrides, list(cli_overrides), config, LOG_FILE, spare)
-        if not picker:  # the session is known: the child creates it while Textual loads
-            boot.open_early(resume_path)
+        if not picker:  # the session is known: the child creates it while Textual loads,
+            # and starts the launch prompt's turn as soon as it has (see early_turn)
+            launch = (prompt or "", [str(path) for path in images]) if prompt or images else None
+            boot.open_early(resume_path, launch)
     if not picker:
         boot.prepare_session()  # the core loads in its process while Textual loads here
     # A key's echo waits for Textual's next frame, at most 60 a second by default; frames are
