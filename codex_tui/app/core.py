@@ -78,7 +78,7 @@ class Boot(Protocol):
     """The start-up steps the app walks through before the session starts."""
 
     def trust_request(self) -> TrustRequest | None:
-        """The directory to ask about, or None if a decision exists (or was given by flags)."""
+        """The directory to ask about, or None when 0.169 would not ask (trust_rule)."""
         ...
 
     def record_trust(self, trusted: bool) -> None:

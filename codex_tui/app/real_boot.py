@@ -74,11 +74,10 @@ class RealBoot:
         """The launch prompt's turn, started as soon as the spare has opened the thread."""
 
     def trust_request(self) -> TrustRequest | None:
-        """Ask only when nothing is recorded and no flag chose the policies."""
-        config = self.config
-        if config.project_trust_level() is not None:
-            return None
-        if config.sandbox_mode_explicit or config.approval_policy_explicit:
+        """Ask as 0.169: in a git work tree with no trust recorded for it (trust_rule)."""
+        from codex_tui.app.trust_rule import asks_trust
+
+        if not asks_trust(self.config.projects, self.config.cwd, self.is_git_repo):
             return None
         return TrustRequest(directory=shorten_path(str(self.project)), is_git_repo=self.is_git_repo)
 

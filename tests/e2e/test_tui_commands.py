@@ -13,6 +13,7 @@ import pytest
 from tests.e2e.test_tui_session import Terminal, spawn
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, shell_call, turn, usage
+from tests.support.trust import trust_project
 
 pytestmark = pytest.mark.e2e
 
@@ -139,6 +140,7 @@ def test_tui_undo_restores_the_file(
     (project / "notes.txt").write_text("original\n")
     subprocess.run(["git", "add", "."], cwd=project, check=True)
     subprocess.run(["git", "commit", "-qm", "init"], cwd=project, check=True)
+    trust_project(project)  # a repository: 0.169 asks about it whatever the flags
     (project / "notes.txt").write_text("original, edited by me\n")  # a dirty tree
     model_server.add(
         turn(

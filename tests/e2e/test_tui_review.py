@@ -14,6 +14,7 @@ from tests.e2e.test_tui_commands import joined, quit_app, send_line
 from tests.e2e.test_tui_session import spawn
 from tests.support.model_server import ModelServer
 from tests.support.sse import function_call, message, turn
+from tests.support.trust import trust_project
 
 pytestmark = pytest.mark.e2e
 
@@ -42,6 +43,7 @@ def test_tui_review_shows_findings_and_the_next_turn_knows_them(
     repo = tmp_path / "repo"
     repo.mkdir()
     subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=30)
+    trust_project(repo)  # a repository: 0.169 asks about it whatever the flags
     model_server.add(turn(message(json.dumps(FINDINGS))), turn(message("Fixed it.")))
     flags = ["-a", "never", "-s", "workspace-write", *model_server.cli_flags()]
     term = spawn(codex_bin, flags, repo)
@@ -70,6 +72,7 @@ def test_tui_approve_for_me_denial_is_shown_and_nobody_is_asked(
     repo = tmp_path / "repo"
     repo.mkdir()
     subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=30)
+    trust_project(repo)  # a repository: 0.169 asks about it whatever the flags
     target = tmp_path / "outside.txt"
     arguments = {
         "cmd": "touch ../outside.txt",  # short: the line and its reason fit the screen

@@ -5,12 +5,14 @@ without the API key the user is about to paste."""
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
 
 from codex_core.config import ConfigOverrides, load_config
 from codex_tui.app.real_boot import RealBoot
+from tests.support.trust import trust_project
 
 
 def _boot(project: Path, codex_home: Path, **flags: str) -> RealBoot:
@@ -21,7 +23,8 @@ def _boot(project: Path, codex_home: Path, **flags: str) -> RealBoot:
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     root = tmp_path / "project"
-    (root / ".git").mkdir(parents=True)
+    root.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True, timeout=30)  # asked about
     return root
 
 
@@ -39,6 +42,7 @@ def test_no_early_session_before_the_api_key_question(
     project: Path, codex_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    trust_project(project, codex_home=codex_home)  # no trust question comes first
     boot = _boot(project, codex_home, sandbox_mode="read-only", approval_policy="never")
     assert boot.trust_request() is None and boot.key_request() is not None
     boot.open_early(None)
@@ -49,6 +53,7 @@ def test_early_session_when_no_question_comes_first(
     project: Path, codex_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    trust_project(project, codex_home=codex_home)  # no trust question comes first
     boot = _boot(project, codex_home, sandbox_mode="read-only", approval_policy="never")
     boot.open_early(None)
     try:
