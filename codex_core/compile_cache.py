@@ -1,21 +1,27 @@
 """Keep what the interpreter compiles while modules load, as `.pyc` files keep the modules.
 
-Two things are compiled from text on every start, the same text every time:
+Three things are compiled from text on every start, the same text every time:
 - Python 3.11's `dataclasses` writes each generated method (`__init__`, `__repr__`, `__eq__`,
   a frozen class's `__setattr__`/`__delattr__`, ...) as source and compiles it with `exec`
   when the class is created: a few hundred classes before a session's first model request,
   a fifth of the CPU `codex exec` spent before sending it (py-spy profile; issue 29);
 - `re` parses each pattern compiled at import (~130 before exec's first request: 5-8% of it)
-  into the program its matcher runs.
+  into the program its matcher runs;
+- `typing` compiles each string annotation it is handed into an expression (a `ForwardRef`):
+  every field of every `TypedDict` in a module written with `from __future__ import
+  annotations` — pydantic-core's schema types alone are ~600, ~5% of exec's instructions
+  before its first request — and `collections.namedtuple` evaluates a line of text per class.
 `install` points the `exec` that `dataclasses` calls at one that looks the text up in a table
-of compiled code objects, and `re`'s compiler at one that looks the pattern (and flags) up
-in a table of the arguments it gave the matcher's constructor. Both tables live in one file
+of compiled code objects, `re`'s compiler at one that looks the pattern (and flags) up in a
+table of the arguments it gave the matcher's constructor, and the `compile` of `typing` and
+the `eval` of `collections` at a table of expression code. The tables live in one file
 in `__pycache__` beside this module (marshalled, one per interpreter and optimisation level,
 headed by the bytecode and regex-engine versions) and are written back at exit when a run
 compiled something new.
 
 What comes out is what compiling gives: a method's code is compiled as `dataclasses` compiles
-it (file "<string>", no `__future__` flags) and run in the same globals and namespace; a
+it (file "<string>", no `__future__` flags) and run in the same globals and namespace, an
+expression's as `typing` and `namedtuple` compile it ("<string>", mode "eval"); a
 pattern's arguments are the ones this interpreter's own compiler produced for the same
 pattern and flags (recorded as it calls the engine). A missing, stale or damaged file only
 means compiling again; a read-only install (or PYTHONDONTWRITEBYTECODE) is never written to.
@@ -42,11 +48,12 @@ from typing import Any
 MAX_ENTRIES = 8000
 """More than this (many versions' entries collected over time): start over with this run's."""
 
-_FORMAT = 3
+_FORMAT = 4
 """Bumped when the file's layout changes."""
 
 _methods: dict[str, CodeType] = {}
 _patterns: dict[tuple[str, Any, int], tuple[Any, ...]] = {}
+_expressions: dict[str, CodeType] = {}
 _used: set[Any] = set()
 _state = {"loaded": 0, "new": 0, "pattern_hits": 0}
 _where: list[Path] = []
@@ -76,22 +83,23 @@ def _load(path: Path) -> None:
     if not data.startswith(header):
         return
     try:
-        methods, patterns = marshal.loads(data[len(header) :])
+        methods, patterns, expressions = marshal.loads(data[len(header) :])
     except (EOFError, ValueError, TypeError):
         return
-    if not isinstance(methods, dict) or not isinstance(patterns, dict):
+    if not all(isinstance(table, dict) for table in (methods, patterns, expressions)):
         return
-    _methods.update(
-        (text, code)
-        for text, code in methods.items()
-        if isinstance(text, str) and isinstance(code, CodeType)
-    )
+    for kept, table in ((_methods, methods), (_expressions, expressions)):
+        kept.update(
+            (text, code)
+            for text, code in table.items()
+            if isinstance(text, str) and isinstance(code, CodeType)
+        )
     _patterns.update(
         (key, args)
         for key, args in patterns.items()
         if isinstance(key, tuple) and isinstance(args, tuple) and len(args) == 6
     )
-    _state["loaded"] = len(_methods) + len(_patterns)
+    _state["loaded"] = len(_methods) + len(_patterns) + len(_expressions)
 
 
 def cached_exec(source: Any, globals: Any = None, locals: Any = None, /) -> None:
@@ -105,6 +113,40 @@ def cached_exec(source: Any, globals: Any = None, locals: Any = None, /) -> None
         _used.add(source)
         source = code
     exec(source, globals, locals)
+
+
+def _expression(source: str) -> CodeType:
+    code = _expressions.get(source)
+    if code is None:
+        code = compile(source, "<string>", "eval", dont_inherit=True)
+        _expressions[source] = code
+        _state["new"] += 1
+    _used.add(("eval", source))
+    return code
+
+
+def cached_compile(
+    source: Any,
+    filename: Any,
+    mode: str,
+    flags: int = 0,
+    dont_inherit: bool = False,
+    optimize: int = -1,
+    **kwargs: Any,
+) -> Any:
+    """`compile` for `typing`: an annotation's expression text is compiled once, then taken
+    from the table; any other use goes to the builtin unchanged."""
+    if type(source) is str and filename == "<string>" and mode == "eval":
+        if not flags and optimize == -1 and not kwargs:
+            return _expression(source)
+    return compile(source, filename, mode, flags, dont_inherit, optimize, **kwargs)
+
+
+def cached_eval(source: Any, globals: Any = None, locals: Any = None, /) -> Any:
+    """`eval` for `collections` (`namedtuple`'s `__new__`): the text from the table."""
+    if type(source) is str:
+        source = _expression(source)
+    return eval(source, globals, locals)
 
 
 class _Recorder:
@@ -184,15 +226,16 @@ def save() -> None:
     """Write the tables back if this run compiled something new (atomic; errors ignored)."""
     if not _state["new"] or sys.dont_write_bytecode:
         return
-    methods, patterns = _methods, _patterns
-    if len(methods) + len(patterns) > MAX_ENTRIES:
+    methods, patterns, expressions = _methods, _patterns, _expressions
+    if len(methods) + len(patterns) + len(expressions) > MAX_ENTRIES:
         methods = {text: code for text, code in methods.items() if text in _used}
         patterns = {key: args for key, args in patterns.items() if key in _used}
+        expressions = {t: code for t, code in expressions.items() if ("eval", t) in _used}
     path = _where[0] if _where else cache_file()
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
         path.parent.mkdir(exist_ok=True)
-        data = _header() + marshal.dumps((methods, patterns))
+        data = _header() + marshal.dumps((methods, patterns, expressions))
         # A new file of our own: never through a link or over a file someone left there.
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
         with os.fdopen(fd, "wb") as out:
@@ -208,20 +251,26 @@ def save() -> None:
 
 
 def install(path: Path | None = None) -> None:
-    """Route dataclass-method and pattern compilation through the tables (once per process).
+    """Route dataclass-method, pattern and annotation compilation through the tables (once
+    per process).
 
     `path`: the tables' file (tests); by default `cache_file()`.
     """
+    import collections
     import dataclasses
     import re._compiler as compiler
+    import typing
 
     if getattr(dataclasses, "exec", None) is cached_exec:
         return
     _where[:] = [path or cache_file()]
     _load(_where[0])
-    # `dataclasses` calls the builtin by its global name: a module global of that name is
-    # what its `_create_fn` finds first. `re` calls its compiler module's `compile` by
-    # attribute. Nothing else in either module is changed.
+    # `dataclasses`, `typing` and `collections` call the builtins by their global names: a
+    # module global of that name is what their functions find first (each module calls that
+    # builtin in the one place named above). `re` calls its compiler module's `compile` by
+    # attribute. Nothing else in these modules is changed.
     dataclasses.exec = cached_exec  # type: ignore[attr-defined]
+    typing.compile = cached_compile  # type: ignore[attr-defined]
+    collections.eval = cached_eval  # type: ignore[attr-defined]
     compiler.compile = _pattern_compiler(compiler, compiler.compile)
     atexit.register(save)

@@ -10,8 +10,9 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import re
+from collections import namedtuple
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple, Optional, TypedDict, get_type_hints
 
 
 @dataclass
@@ -42,9 +43,36 @@ class NoEq:
         self.a += 1
 
 
+class Schema(TypedDict, total=False):
+    """String annotations (this module's `__future__` import): each becomes a ForwardRef."""
+
+    name: str
+    tags: list[str]
+    child: Optional[Schema]  # noqa: UP045 - a forward reference to the class itself
+    starred: tuple[int, ...]
+
+
+Point = namedtuple("Point", ["x", "y"], defaults=[0])
+
+
+class Pair(NamedTuple):
+    left: int
+    right: str = "r"
+
+
+def describe_annotations() -> dict[str, Any]:
+    """What `typing` and `namedtuple` made of text: resolved hints and working classes."""
+    return {
+        "schema_raw": {k: repr(v) for k, v in Schema.__annotations__.items()},
+        "schema_hints": {k: repr(v) for k, v in get_type_hints(Schema).items()},
+        "point": [repr(Point(1)), Point(1, 2)._asdict(), Point._make([3, 4]).y],
+        "pair": [repr(Pair(1)), get_type_hints(Pair) == {"left": int, "right": str}],
+    }
+
+
 def describe() -> dict[str, Any]:
     """What a user of these classes can observe."""
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {"annotations": describe_annotations()}
     for cls in (Plain, Frozen, Ordered, NoEq):
         out[cls.__name__] = {
             "signature": str(inspect.signature(cls)),

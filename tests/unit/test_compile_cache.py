@@ -24,6 +24,7 @@ PROGRAM = textwrap.dedent(
     out["patterns"] = describe_patterns()
     if sys.argv[1] == "cached":
         out["state"] = dict(compile_cache._state)
+        out["state"]["forward_ref_kept"] = "Optional[Schema]" in compile_cache._expressions
     print(json.dumps(out))
     """
 )
@@ -57,6 +58,7 @@ def test_classes_behave_the_same_and_the_second_run_compiles_nothing(tmp_path: P
     assert state_first["loaded"] == 0 and state_first["new"] > 0  # type: ignore[index]
     assert state_second["loaded"] >= state_first["new"]  # type: ignore[index]
     assert state_second["new"] == 0  # type: ignore[index]
+    assert state_second["forward_ref_kept"]  # type: ignore[index]  # typing's text, kept
     from tests.unit.compile_cache_classes import PATTERNS
 
     assert state_first["pattern_hits"] == 0  # type: ignore[index]
