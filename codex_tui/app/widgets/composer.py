@@ -11,6 +11,7 @@ from textual.widgets import TextArea
 
 from codex_tui.app import pasted_image
 from codex_tui.app.history import ComposerHistory, Fetch, Show, Step
+from codex_tui.app.widgets.paint_now import paint_now
 
 LARGE_PASTE_CHARS = 1000
 """Pastes longer than this show as a placeholder and are expanded, intact, when sent."""
@@ -102,6 +103,11 @@ class Composer(TextArea):
         number = max(self.images, default=0) + 1
         self.images[number] = path
         self.insert(pasted_image.placeholder(number) + " ")
+
+    async def _on_idle(self, event: events.Idle) -> None:
+        """What changed (a key's echo) is drawn now, not behind the screen's next frame and
+        the streamed answer's work in it (`paint_now`); Textual's own idle step follows."""
+        paint_now(self)
 
     async def _on_key(self, event: events.Key) -> None:
         key = event.key

@@ -65,6 +65,10 @@ class AgentCell(Widget):
             self._live_lines = None
             if self.is_mounted:
                 self.refresh(layout=True)
+                if self._width > 0:
+                    # Rendered now, while the batch is applied, rather than in the screen's
+                    # next frame: a key typed meanwhile waits for one of the two, not both.
+                    self._lines(self._width)
 
     def _forget_lines(self) -> None:
         self._closed_lines, self._closed_count, self._live_lines = [], 0, None
