@@ -6,22 +6,54 @@ after, before and without the URL's path) and authorization-server metadata (RFC
 OpenID discovery, at the servers the resource names or at the MCP server's own origin).
 Metadata found: `not_logged_in` (codex stores no OAuth tokens); none: `unsupported`; the
 server cannot be reached: `unknown`.
+
+`auth_status` is the whole rule for one configured server, as 0.169 answers both in
+`codex mcp list --json` and in the app-server's `mcpServerStatus/list` (observed side by
+side with servers built with the `mcp` SDK): a stdio or disabled server is `unsupported`
+without a probe; an HTTP server given credentials — `bearer_token_env_var` (set or not) or
+an `Authorization` header (any case, any scheme; from `env_http_headers` only when its
+variable is set) — is `bearer_token`, also without a probe; any other is probed.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 import httpx
 
 from codex_core import __version__
 
+if TYPE_CHECKING:
+    from codex_core.config.types import McpServerConfig
+
 AuthStatus = Literal["unsupported", "not_logged_in", "bearer_token", "o_auth", "unknown"]
 PROBE_TIMEOUT_SEC = 5.0
 _RESOURCE_METADATA = re.compile(r'resource_metadata="([^"]+)"')
+
+
+def auth_status(config: McpServerConfig, environ: Mapping[str, str]) -> AuthStatus:
+    """The auth status 0.169 reports for a configured server (probes an HTTP one that has
+    no credentials; never raises)."""
+    if config.url is None or not config.enabled:
+        return "unsupported"
+    if config.bearer_token_env_var or _sends_authorization(config, environ):
+        return "bearer_token"
+    from codex_core.mcp.launch import http_headers  # no bearer variable: it cannot raise
+
+    return probe_auth_status(config.url, http_headers(config, environ))
+
+
+def _sends_authorization(config: McpServerConfig, environ: Mapping[str, str]) -> bool:
+    """Whether the configured headers carry an `Authorization` header."""
+    if any(name.lower() == "authorization" for name in config.http_headers or {}):
+        return True
+    return any(
+        name.lower() == "authorization" and environ.get(var)
+        for name, var in (config.env_http_headers or {}).items()
+    )
 
 
 def probe_auth_status(url: str, headers: Mapping[str, str] | None = None) -> AuthStatus:

@@ -38,7 +38,12 @@ RequestOp = (
     | GetHistoryEntryRequestOp
     | AddToHistoryOp
 )
-_STATUS = {"connected": "ready", "starting": "starting", "failed": "failed"}
+_STATUS = {
+    "connected": "ready",
+    "starting": "starting",
+    "failed": "failed",
+    "authenticationRequired": "failed",  # its toolsError says why
+}
 
 
 class Caller(Protocol):
@@ -70,6 +75,7 @@ async def request_op(
                     tools=sorted(entry.get("tools") or {}),
                 )
                 for entry in listed.get("data") or []
+                if entry.get("runtimeStatus") != "disabled"  # listed by the server, as 0.169
             )
             return c.McpServersListed(turn, servers)
         case UndoOp():

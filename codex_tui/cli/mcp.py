@@ -117,19 +117,10 @@ _AUTH_LABELS = {
 
 
 def _auth(config: McpServerConfig) -> tuple[str, str]:
-    """(label, status): an HTTP server without a bearer token is probed for OAuth."""
-    status = "unsupported"
-    if config.url is not None and config.bearer_token_env_var:
-        status = "bearer_token"
-    elif config.url is not None:
-        from codex_core.mcp.launch import MissingEnvVar, http_headers
-        from codex_core.mcp.oauth_probe import probe_auth_status
+    """(label, status): an HTTP server without credentials is probed for OAuth (auth_status)."""
+    from codex_core.mcp.oauth_probe import auth_status
 
-        try:
-            headers = http_headers(config, os.environ)
-        except MissingEnvVar:
-            headers = {}
-        status = probe_auth_status(config.url, headers)
+    status = auth_status(config, os.environ)
     return _AUTH_LABELS[status], status
 
 

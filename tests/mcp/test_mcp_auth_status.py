@@ -84,3 +84,39 @@ def test_mcp_list_json_probes_http_servers_for_oauth(
         "plain": "unsupported",
         "token": "bearer_token",
     }
+
+
+def test_mcp_list_json_credentials_in_headers_and_disabled_servers(
+    codex_bin: Path, codex_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without a probe, as codex-rust 0.169 answered for the same config: an `Authorization`
+    header (any scheme, any case; from env_http_headers when its variable is set) or a
+    bearer variable (even unset) is `bearer_token`; a disabled server is `unsupported`."""
+    monkeypatch.setenv("MCP_H", "Bearer z")
+    monkeypatch.delenv("MCP_UNSET_VARIABLE", raising=False)
+    gone = 'url = "http://127.0.0.1:9/mcp"\n'
+    write_config(
+        codex_home,
+        f'[mcp_servers.header]\n{gone}http_headers = {{ Authorization = "Basic x" }}\n'
+        f'[mcp_servers.env_header]\n{gone}env_http_headers = {{ authorization = "MCP_H" }}\n'
+        f"[mcp_servers.unset_header]\n{gone}"
+        'env_http_headers = { Authorization = "MCP_UNSET_VARIABLE" }\n'
+        f'[mcp_servers.unset_token]\n{gone}bearer_token_env_var = "MCP_UNSET_VARIABLE"\n'
+        f"[mcp_servers.disabled]\n{gone}enabled = false\n",
+    )
+    done = subprocess.run(
+        [str(codex_bin), "mcp", "list", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ),
+    )
+    assert done.returncode == 0, done.stderr
+    statuses = {entry["name"]: entry["auth_status"] for entry in json.loads(done.stdout)}
+    assert statuses == {
+        "disabled": "unsupported",
+        "env_header": "bearer_token",
+        "header": "bearer_token",
+        "unset_header": "unknown",
+        "unset_token": "bearer_token",
+    }

@@ -5,12 +5,18 @@ are); without one the servers of the configuration are started for the question,
 stopped again, and `runtimeStatus` is null — as codex-rust 0.169 answers (compared side by
 side: same fields, nulls included). `detail: "toolsAndAuthOnly"` leaves the resource
 listings out.
+
+`authStatus` is `oauth_probe.auth_status` (HTTP servers without credentials are probed, in
+threads, all at once). As 0.169: a disabled server is listed too (no tools, `runtimeStatus`
+`disabled` in a thread), and a thread's server that failed while its URL wants OAuth is
+`authenticationRequired`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -18,6 +24,7 @@ from codex_core.servers.app_server import model_tui as t
 from codex_core.servers.app_server.context import ServerContext
 
 if TYPE_CHECKING:  # the MCP SDK loads when a client first asks (and threads with servers)
+    from codex_core.config.types import McpServerConfig
     from codex_core.mcp.manager import McpConnectionManager
 
 THREAD_WAIT_SECONDS = 10.0
@@ -25,6 +32,13 @@ THREAD_WAIT_SECONDS = 10.0
 (0.169's default startup timeout)."""
 
 RUNTIME = {"ready": "connected", "starting": "starting", "failed": "failed"}
+AUTH = {
+    "unsupported": "unsupported",
+    "not_logged_in": "notLoggedIn",
+    "bearer_token": "bearerToken",
+    "o_auth": "oAuth",
+    "unknown": "unknown",
+}
 
 
 async def mcp_server_status_list(
@@ -32,40 +46,71 @@ async def mcp_server_status_list(
 ) -> t.ListMcpServerStatusResponse:
     """The servers of a loaded thread, or of the configuration when no thread is named."""
     if params.threadId is not None:
-        manager = server.thread(params.threadId).session.mcp
-        if manager is None:
-            return t.ListMcpServerStatusResponse(data=[])
-        await manager.wait_ready(THREAD_WAIT_SECONDS)  # as 0.169: starting ones are waited for
-        return t.ListMcpServerStatusResponse(data=await _entries(manager, params, runtime=True))
+        session = server.thread(params.threadId).session
+        configured = _named(session.config.mcp_servers, params)
+        manager = session.mcp
+        if manager is not None:  # as 0.169: starting ones are waited for
+            await manager.wait_ready(THREAD_WAIT_SECONDS)
+        data = await _entries(manager, configured, params, runtime=True)
+        return t.ListMcpServerStatusResponse(data=data)
     from codex_core.config import load_config
     from codex_core.mcp.launch import startup_timeout
     from codex_core.mcp.manager import McpConnectionManager
 
     config = load_config(None, server.cli_overrides)
-    servers = {
-        name: cfg
-        for name, cfg in config.mcp_servers.items()
-        if params.serverName in (None, name) and cfg.enabled
-    }
-    if not servers:
-        return t.ListMcpServerStatusResponse(data=[])
-    manager = McpConnectionManager(servers, environ=os.environ, cwd=str(config.cwd))
+    configured = _named(config.mcp_servers, params)
+    enabled = {name: cfg for name, cfg in configured.items() if cfg.enabled}
+    if not enabled:
+        return t.ListMcpServerStatusResponse(data=await _entries(None, configured, params))
+    manager = McpConnectionManager(enabled, environ=os.environ, cwd=str(config.cwd))
     try:
         manager.start()
-        longest = max(startup_timeout(cfg) for cfg in servers.values())
+        longest = max(startup_timeout(cfg) for cfg in enabled.values())
         await manager.wait_ready(longest)
-        return t.ListMcpServerStatusResponse(data=await _entries(manager, params, runtime=False))
+        data = await _entries(manager, configured, params, runtime=False)
+        return t.ListMcpServerStatusResponse(data=data)
     finally:
         await asyncio.shield(manager.aclose(hurry=True))
 
 
+def _named(
+    servers: Mapping[str, McpServerConfig], params: t.ListMcpServerStatusParams
+) -> dict[str, McpServerConfig]:
+    return {name: cfg for name, cfg in servers.items() if params.serverName in (None, name)}
+
+
 async def _entries(
-    manager: McpConnectionManager, params: t.ListMcpServerStatusParams, *, runtime: bool
+    manager: McpConnectionManager | None,
+    configured: Mapping[str, McpServerConfig],
+    params: t.ListMcpServerStatusParams,
+    *,
+    runtime: bool = False,
 ) -> list[t.McpServerStatusEntry]:
+    """One entry per configured server (those `manager` runs and the disabled ones), by name."""
+    from codex_core.mcp.oauth_probe import auth_status
+
+    names = sorted(configured)
+    found = await asyncio.gather(
+        *(asyncio.to_thread(auth_status, configured[name], os.environ) for name in names)
+    )
+    auth = {name: AUTH[status] for name, status in zip(names, found, strict=True)}
+    summaries = {s.name: s for s in manager.summaries()} if manager is not None else {}
     entries = []
-    for summary in manager.summaries():
-        if params.serverName not in (None, summary.name):
+    for name in names:
+        summary = summaries.get(name)
+        if summary is None:  # disabled: listed, never started
+            url = configured[name].url
+            entries.append(
+                t.McpServerStatusEntry(
+                    name=name,
+                    runtimeStatus="disabled" if runtime else None,
+                    httpOrigin=_origin(url) if url else None,
+                    tools={},
+                    authStatus=auth[name],  # type: ignore[arg-type]
+                )
+            )
             continue
+        assert manager is not None
         conn = manager.connection(summary.name)
         info = conn.server_info if conn else None
         caps = conn.capabilities if conn else None
@@ -77,10 +122,13 @@ async def _entries(
                 manager, summary.name, "resources/templates/list", "resourceTemplates"
             )
         url = conn.config.url if conn else None
+        status = RUNTIME.get(summary.status, "notStarted")
+        if status == "failed" and auth[name] == "notLoggedIn":
+            status = "authenticationRequired"
         entries.append(
             t.McpServerStatusEntry(
                 name=summary.name,
-                runtimeStatus=RUNTIME.get(summary.status, "notStarted") if runtime else None,  # type: ignore[arg-type]
+                runtimeStatus=status if runtime else None,  # type: ignore[arg-type]
                 pluginId=None,
                 httpOrigin=_origin(url) if url else None,
                 serverInfo=_server_info(info) if info is not None else None,
@@ -94,7 +142,7 @@ async def _entries(
                 toolsError=summary.error,
                 resources=resources,
                 resourceTemplates=templates,
-                authStatus="unsupported",
+                authStatus=auth[name],  # type: ignore[arg-type]
             )
         )
     return entries

@@ -54,7 +54,18 @@ class McpServerStatusEntry(WireModel):
     has no catalog, `runtimeStatus` is null when no thread's connection was asked."""
 
     name: str
-    runtimeStatus: Literal["notStarted", "starting", "connected", "failed"] | None = None
+    runtimeStatus: (
+        Literal[
+            "notStarted",
+            "starting",
+            "connected",
+            "authenticationRequired",
+            "failed",
+            "cancelled",
+            "disabled",
+        ]
+        | None
+    ) = None
     pluginId: str | None = None
     httpOrigin: str | None = None
     serverInfo: dict[str, Any] | None = None

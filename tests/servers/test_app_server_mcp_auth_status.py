@@ -1,0 +1,62 @@
+"""`mcpServerStatus/list`'s `authStatus` and `runtimeStatus` as codex-rust 0.169 answers them
+(recorded in tests/fixtures/mcp_auth_status_0169.json with the same servers: the `mcp` SDK's
+streamable HTTP server with and without OAuth, the stdio test server, an unreachable URL):
+credentials in the config are `bearerToken`, an OAuth-advertising server without them
+`notLoggedIn` (and `authenticationRequired` in a thread), a disabled server is listed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.mcp.conftest import free_port, serve_http, stdio_entry
+from tests.mcp.oauth_server import serving
+from tests.servers.conftest import AppServerFactory
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mcp_auth_status_0169.json"
+
+
+@pytest.fixture
+def servers() -> Iterator[tuple[str, str]]:
+    """The plain and the OAuth-protected HTTP servers' URLs (started side by side)."""
+    plain, oauth = serve_http(), serving(free_port())
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            urls = list(pool.map(next, [plain, oauth]))
+        yield urls[0], urls[1]
+    finally:
+        plain.close()
+        oauth.close()
+
+
+def _statuses(data: list[dict[str, Any]]) -> dict[str, list[Any]]:
+    return {e["name"]: [e["authStatus"], e["runtimeStatus"], bool(e["tools"])] for e in data}
+
+
+def test_auth_and_runtime_status_as_0169(
+    app_server: AppServerFactory,
+    codex_home: Path,
+    servers: tuple[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    recorded = json.loads(FIXTURE.read_text())
+    for name, value in recorded["environment"].items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.delenv("MCP_UNSET_VARIABLE", raising=False)
+    plain, oauth = servers
+    config = "".join(recorded["config"]).replace("{plain}", plain).replace("{oauth}", oauth)
+    (codex_home / "config.toml").write_text(stdio_entry("local", required=False) + config)
+    client = app_server()
+    client.initialize()
+    without = client.call("mcpServerStatus/list", {}, timeout=90)["result"]["data"]
+    assert _statuses(without) == recorded["withoutThread"]
+    thread = client.call("thread/start", {}, timeout=60)["result"]["thread"]["id"]
+    within = client.call("mcpServerStatus/list", {"threadId": thread}, timeout=90)["result"]
+    assert _statuses(within["data"]) == recorded["inThread"]
+    [disabled] = [e for e in within["data"] if e["name"] == "oauth_disabled"]
+    assert disabled["httpOrigin"] == oauth.removesuffix("/mcp") and disabled["toolsError"] is None
