@@ -6,9 +6,11 @@ process; each connection gets its own AppServer (its handshake and requests) sub
 the hub's threads, so two clients may watch and drive one thread. A client that goes away
 leaves its threads running; the threads stop with the process.
 
-On the TCP port, `GET /readyz` and `GET /healthz` answer 200 with an empty body; any other
-plain HTTP request gets 0.169's 400; with `--ws-auth` a request without the right bearer
-token gets 401 and 0.169's reason. SIGTERM (or ctrl-c) stops the server at once when no turn
+On the TCP port, `GET /readyz` and `GET /healthz` answer 200 with an empty body (another
+method 405); any other plain HTTP request gets 0.169's 400 (405 when not a GET); with
+`--ws-auth` a request without the right bearer token gets 401 and 0.169's reason. As 0.169,
+any request a browser sends (it carries an `Origin` header) is refused first with 403, so no
+web page can reach the agent through the loopback port, token or not. SIGTERM (or ctrl-c) stops the server at once when no turn
 is running; otherwise, as 0.169 (observed), it stops accepting connections, lets the running
 turns complete (their clients see them end) and then stops; a second signal stops it now, and
 so does the last client leaving (nobody is left to answer an approval a turn may wait on).
@@ -80,10 +82,16 @@ class WebsocketServer:
         self.tasks: set[asyncio.Task[None]] = set()
 
     def process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Health checks, plain HTTP and authentication, before the upgrade."""
+        """Browsers, health checks, plain HTTP and authentication, before the upgrade."""
+        if "Origin" in request.headers:  # a web page: no site may drive the local agent
+            return connection.respond(HTTPStatus.FORBIDDEN, "")
         path = request.path.partition("?")[0]
         if self.http_paths and path in HEALTH_PATHS:
+            if request.method not in ("GET", "HEAD"):
+                return connection.respond(HTTPStatus.METHOD_NOT_ALLOWED, "")
             return connection.respond(HTTPStatus.OK, "")
+        if request.method != "GET":
+            return connection.respond(HTTPStatus.METHOD_NOT_ALLOWED, "Request method must be `GET`")
         if "upgrade" not in request.headers.get("Connection", "").lower():
             return connection.respond(
                 HTTPStatus.BAD_REQUEST, "Connection header did not include 'upgrade'"
