@@ -9,11 +9,18 @@ from codex_core.protocol import ErrorEvent, TaskCompleteEvent
 from tests.context.harness import open_session
 from tests.integration.session_harness import run_turn, shutdown
 from tests.support.model_server import ModelServer, Step, estimate_tokens
-from tests.support.sse import message, turn, update_plan_call, usage
+from tests.support.sse import MessageOut, message, turn, update_plan_call, usage
 
 WINDOW = 12_000
 TURNS = 200
 FILLER = "lorem ipsum dolor sit amet " * 45  # ~1,200 bytes, ~300 tokens
+
+
+def streamed(text: str) -> MessageOut:
+    """`text` as a message streamed in four deltas: the window is what this test is about, and
+    word-by-word streaming (~230 deltas an answer, ~45k in all) was most of its time."""
+    step = -(-len(text) // 4)
+    return message(text, chunks=[text[i : i + step] for i in range(0, len(text), step)])
 
 
 def respond(body: Any) -> Step:
@@ -24,9 +31,9 @@ def respond(body: Any) -> Step:
     used = estimate_tokens(body)
     last = body["input"][-1]
     if body.get("tools") == []:
-        return turn(message("summary: " + FILLER[:600]), usage=usage(used, 150))
+        return turn(streamed("summary: " + FILLER[:600]), usage=usage(used, 150))
     if last.get("type") == "function_call_output":
-        return turn(message("answer: " + FILLER), usage=usage(used, 300))
+        return turn(streamed("answer: " + FILLER), usage=usage(used, 300))
     return turn(update_plan_call([("work", "in_progress")]), usage=usage(used, 30))
 
 
