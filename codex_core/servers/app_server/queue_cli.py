@@ -3,8 +3,10 @@
 It sends `thread/queue/add` to a running app-server: the one at `--remote`, else the local
 daemon on the control socket. With no daemon running, the message goes straight into
 CODEX_HOME's queue file (as 0.169, observed: it starts no daemon, not even for `--resume`,
-which then warns), to run when the thread is next resumed. A NAME is looked up in this
-CODEX_HOME's session index. It prints `Queued message <queued id> for thread <ID>.`; a failed
+which then warns), to run when the thread is next resumed. A NAME is looked up where the
+message goes, as 0.169 (observed with a logging server): on the server, through `thread/list`
+pages (0.169's interactive and exec source kinds first, then all) after connecting; in this
+CODEX_HOME's session index only when no server runs. It prints `Queued message <queued id> for thread <ID>.`; a failed
 resume is a warning (the exit code stays 0). Errors: one line, exit 1.
 """
 
@@ -42,17 +44,50 @@ class QueueError(RuntimeError):
     """A one-line failure of the command."""
 
 
-def _thread_id(wanted: str, codex_home: Path) -> str:
+NAME_SOURCES: tuple[list[str], ...] = (["cli", "vscode", "exec", "appServer"], [])
+"""The `sourceKinds` of 0.169's two `thread/list` passes looking for a NAME."""
+MAX_PAGES = 1000
+"""A bound on the pages read per pass (100 threads each)."""
+
+
+def _uuid(wanted: str) -> str | None:
     try:
         return str(uuid.UUID(wanted))
     except ValueError:
-        pass
+        return None
+
+
+def _not_found(wanted: str) -> QueueError:
+    return QueueError(f"No active session found matching '{wanted}'.")
+
+
+def _local_thread_id(wanted: str, codex_home: Path) -> str:
     from codex_core.frontend.sessions import thread_name_index
 
-    found = thread_name_index(codex_home).get(wanted.strip())
+    found = _uuid(wanted) or thread_name_index(codex_home).get(wanted.strip())
     if found is None:
-        raise QueueError(f"No active session found matching '{wanted}'.")
+        raise _not_found(wanted)
     return found
+
+
+def _server_thread_id(client: Any, wanted: str) -> str:
+    """The thread the server lists under the name `wanted` (a UUID is taken as is)."""
+    found = _uuid(wanted)
+    if found is not None:
+        return found
+    name = wanted.strip()
+    for kinds in NAME_SOURCES:
+        cursor = None
+        for _ in range(MAX_PAGES):
+            params = {"cursor": cursor, "limit": 100, "archived": False, "sourceKinds": kinds}
+            page = client.call("thread/list", {**params, "useStateDbOnly": True})
+            for thread in page.get("data") or []:
+                if isinstance(thread, dict) and thread.get("name") == name:
+                    return str(thread["id"])
+            cursor = page.get("nextCursor")
+            if not cursor:
+                break
+    raise _not_found(wanted)
 
 
 def run(ns: argparse.Namespace) -> int:
@@ -74,23 +109,18 @@ def run(ns: argparse.Namespace) -> int:
             raise QueueError(f"environment variable `{ns.remote_auth_token_env}` is not set")
     codex_home = find_codex_home()
     address = parse_remote(ns.remote or "unix://", codex_home)
-    thread_id = _thread_id(ns.thread, codex_home)
-    params = {
-        "threadId": thread_id,
-        "input": [{"type": "text", "text": ns.message, "text_elements": []}],
-        "clientUserMessageId": str(uuid.uuid4()),
-        "responsesapiClientMetadata": None,
-    }
     if not ns.remote and not (address.socket and address.socket.exists()):
-        return _queue_in_file(codex_home, params, ns.resume)  # (no websocket import)
+        return _queue_in_file(codex_home, ns, ns.resume)  # (no websocket import)
     try:
         client = RemoteClient(address, token)
     except RemoteError as err:
         if not ns.remote:  # no daemon running: as 0.169, into the queue file
-            return _queue_in_file(codex_home, params, ns.resume)
+            return _queue_in_file(codex_home, ns, ns.resume)
         raise QueueError(f"failed to connect to remote app server: {err}") from None
     try:
         client.initialize("codex_queue")
+        thread_id = _server_thread_id(client, ns.thread)
+        params = _params(thread_id, ns.message)
         try:
             result = client.call("thread/queue/add", params)
         except RpcFailure as err:
@@ -115,7 +145,17 @@ def run(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _queue_in_file(codex_home: Path, params: dict[str, Any], resume: bool) -> int:
+def _params(thread_id: str, text: str) -> dict[str, Any]:
+    """`thread/queue/add`'s params, as 0.169's client sends them."""
+    return {
+        "threadId": thread_id,
+        "input": [{"type": "text", "text": text, "text_elements": []}],
+        "clientUserMessageId": str(uuid.uuid4()),
+        "responsesapiClientMetadata": None,
+    }
+
+
+def _queue_in_file(codex_home: Path, ns: argparse.Namespace, resume: bool) -> int:
     """No server running: put the message in the queue file for the thread's next resume
     (`--resume` cannot resume it anywhere: 0.169's warning, exit 0)."""
     from codex_core.frontend import NotASessionError, SessionNotFoundError
@@ -127,7 +167,8 @@ def _queue_in_file(codex_home: Path, params: dict[str, Any], resume: bool) -> in
         file_of,
     )
 
-    thread_id = params["threadId"]
+    thread_id = _local_thread_id(ns.thread, codex_home)
+    params = _params(thread_id, ns.message)
     try:
         find_session(codex_home, thread_id)
     except (SessionNotFoundError, NotASessionError):
