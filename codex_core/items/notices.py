@@ -246,6 +246,11 @@ class ElicitationRequested:
     requested_schema: dict[str, Any] | None = None
     """Form mode: a flat object schema of strings, numbers, booleans and enums."""
     url: str | None = None
+    elicitation_id: str | None = None
+    """URL mode: the server's id for the elicitation."""
+    during_turn: bool = False
+    """The server asked while `turn` ran (one of its tool calls led here); otherwise it
+    asked between turns and the question waits outside any turn."""
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,9 @@ class Projection:
         self._compacting: set[str] = set()
         self._asked: set[str] = set()
         """Open tool items started by a request for approval whose own begin has not come."""
+        self.preview = ""
+        """The thread's preview (what thread lists show): the text of its first user message
+        that has any."""
 
     def compaction_submitted(self, turn: str) -> None:
         """The submission `turn` is a `/compact`: its turn carries a compaction item."""
@@ -81,6 +84,7 @@ class Projection:
                 user = k.UserMessageItem(
                     self._new_id("userMessage", turn), msg.message, tuple(msg.images or ())
                 )
+                self.preview = self.preview or user.text
                 return [n.ItemStarted(turn, user), n.ItemCompleted(turn, user)]
             case ev.AgentMessageDeltaEvent():
                 return self._state(turn).message_delta(
@@ -192,9 +196,18 @@ class Projection:
                 ended = isinstance(msg, ev.HookCompletedEvent)
                 return [n.HookRunUpdated(turn, msg.run, ended)]
             case ev.ElicitationRequestEvent():
-                question = (msg.server_name, msg.id, msg.message)
-                form = (msg.mode, msg.requested_schema, msg.url)
-                return [n.ElicitationRequested(turn, *question, *form)]
+                question = n.ElicitationRequested(
+                    turn,
+                    msg.server_name,
+                    msg.id,
+                    msg.message,
+                    msg.mode,
+                    msg.requested_schema,
+                    msg.url,
+                    msg.elicitation_id,
+                    during_turn=msg.turn_id is not None,
+                )
+                return [question]
             case ev.ShutdownCompleteEvent():
                 return [n.SessionEnded(turn)]
             case _ if isinstance(msg, ev.OpReplyEvent):

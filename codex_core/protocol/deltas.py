@@ -1,7 +1,8 @@
 """Streamed deltas: which events they are, and runs of them merged into one event each.
 
-Used where a flood of deltas is batched (`pump_events`): the app-server's thread pump before
-it translates them, and the TUI before it renders a frame.
+Used where a flood of deltas is batched (`pump_events`): the app-server's thread pump, before
+it translates them. Which events are deltas and where a session ends is decided here, in the
+core, so the pump itself matches on no event.
 """
 
 from __future__ import annotations

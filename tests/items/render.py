@@ -20,7 +20,8 @@ from codex_core.config import Config
 from codex_core.protocol import Event, TaskStartedEvent, UserMessageEvent
 from codex_core.rollout.layout import Layout
 from codex_core.servers.acp.updates import UpdateBuilder
-from codex_core.servers.app_server.translate import ApprovalAsk, Translator
+from codex_core.servers.app_server.elicitation import METHOD as ELICITATION
+from codex_core.servers.app_server.translate import ApprovalAsk, ElicitationAsk, Translator
 from codex_tui.app.transcript_log import TranscriptLog
 from codex_tui.exec.human import HumanProcessor
 from codex_tui.exec.jsonl import JsonlProcessor
@@ -102,6 +103,8 @@ def app_server(events: list[Event]) -> str:
             if isinstance(out, ApprovalAsk):
                 params = _no_clock(out.params.model_dump(mode="json"))
                 line = {"request": out.params.METHOD, "params": params, "kind": out.kind}
+            elif isinstance(out, ElicitationAsk):
+                line = {"request": ELICITATION, "params": out.params, "kind": "elicitation"}
             else:
                 line = {"method": out.METHOD, "params": _no_clock(out.model_dump(mode="json"))}
             lines.append(json.dumps(line, ensure_ascii=False))

@@ -137,6 +137,17 @@ NOTES = st.sampled_from(
         [ev.TurnDiffEvent(unified_diff="")],
         [ev.BackgroundEvent(message="starting")],
         [ev.ElicitationRequestEvent(server_name="s", id="e1", message="name?")],
+        [
+            ev.ElicitationRequestEvent(
+                server_name="s",
+                id="e2",
+                message="sign in",
+                mode="url",
+                url="https://x.test/login",
+                elicitation_id="el-1",
+                turn_id="1",
+            )
+        ],
         [ev.ShutdownCompleteEvent()],
         [ev.TerminalInteractionEvent(call_id="w1", process_id="7", stdin="y\n")],
         [ev.TerminalInteractionEvent(call_id="w2", process_id="7", stdin="", command_call_id="c1")],
@@ -150,7 +161,8 @@ def session(draw: st.DrawFn) -> list[ev.Event]:
     events = [ev.Event(id="0", msg=ev.SessionConfiguredEvent(session_id="s", model="m"))]
     for _ in range(draw(st.integers(1, 3))):
         sub = draw(st.sampled_from(["1", "2", "3"]))  # a reused id restarts an open turn
-        body: list[ev.EventMsg] = [ev.TaskStartedEvent(), ev.UserMessageEvent(message="go")]
+        said = ev.UserMessageEvent(message=draw(TEXT))
+        body: list[ev.EventMsg] = [ev.TaskStartedEvent(), said]
         for action in draw(st.lists(ACTION, max_size=6)):
             body.extend(action)
         end = draw(st.sampled_from(["complete", "aborted", "none"]))
@@ -244,7 +256,18 @@ def told_once(msg: ev.EventMsg, notices: list[n.Notice]) -> None:
             assert all(getattr(x.item, "changes", None) == changes for x in late)
         case ev.ElicitationRequestEvent():
             turn = notices[0].turn
-            assert notices == [n.ElicitationRequested(turn, msg.server_name, msg.id, msg.message)]
+            asked = n.ElicitationRequested(
+                turn,
+                msg.server_name,
+                msg.id,
+                msg.message,
+                msg.mode,
+                msg.requested_schema,
+                msg.url,
+                msg.elicitation_id,
+                during_turn=msg.turn_id is not None,
+            )
+            assert notices == [asked]
         case ev.ShutdownCompleteEvent():
             assert notices == [n.SessionEnded(notices[0].turn)]
         case ev.BackgroundEvent():
@@ -305,3 +328,16 @@ def test_projection_ended_session_leaves_nothing_open(events: list[ev.Event]) ->
     for sub in {e.id for e in events if e.id != "0"}:
         projection.feed(ev.Event(id=sub, msg=ev.TurnAbortedEvent()))
     assert projection.open_items() == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(session())
+def test_projection_preview_is_the_first_user_message_with_text(events: list[ev.Event]) -> None:
+    """What thread lists show: set by the first user message that has text, then kept."""
+    projection = Projection()
+    said: list[str] = []
+    for event in events:
+        projection.feed(event)
+        if isinstance(event.msg, ev.UserMessageEvent) and event.msg.message:
+            said.append(event.msg.message)
+        assert projection.preview == (said[0] if said else "")

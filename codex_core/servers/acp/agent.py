@@ -38,7 +38,6 @@ from codex_core.protocol import (
     PatchApprovalOp,
     ResolveElicitationOp,
     ReviewDecision,
-    SessionConfiguredEvent,
     ShutdownOp,
     TextInput,
     UserTurnOp,
@@ -149,14 +148,19 @@ class CodexAgent:
                 config.mcp_servers[entry[0]] = entry[1]
         return config
 
-    async def _open(self, config: Config, resume: Path | None) -> tuple[str, AcpSession, Any]:
+    async def _open(
+        self, config: Config, resume: Path | None
+    ) -> tuple[str, AcpSession, n.ThreadStarted]:
+        """Start (or resume) a session; its first notice says how it runs and what came
+        before (`initial_messages`)."""
         session = await Session.create(config, source=SESSION_SOURCE, resume_path=resume)
-        first = await session.next_event()
-        assert isinstance(first.msg, SessionConfiguredEvent)
         mode = mode_of(config.approval_policy, config.sandbox_policy.mode)
         state = AcpSession(session, config, mode)
+        first = state.builder.projection.feed(await session.next_event())
+        started = first[0] if first else None
+        assert isinstance(started, n.ThreadStarted), started
         self._sessions[session.session_id] = state
-        return session.session_id, state, first.msg
+        return session.session_id, state, started
 
     def _modes(self, current: str) -> SessionModeState:
         return SessionModeState(
@@ -187,7 +191,7 @@ class CodexAgent:
             raise acp.RequestError.resource_not_found(str(err)) from None
         loaded_id, state, configured = await self._open(config, path)
         patches = recorded_patches(path)
-        for update in replay(configured.initial_messages or [], patches):
+        for update in replay(list(configured.initial_messages), patches):
             await self._conn.session_update(loaded_id, update)
         state.pump = asyncio.get_running_loop().create_task(self._pump(loaded_id, state))
         return acp.LoadSessionResponse(modes=self._modes(state.mode))

@@ -1,6 +1,7 @@
 """MCP elicitations as the app-server's `mcpServer/elicitation/request` server request.
 
-Params and response follow 0.169's `McpServerElicitationRequestParams` /
+The question comes from the item projection (`ElicitationRequested`, which the translator
+turns into an `ElicitationAsk`). Params and response follow 0.169's `McpServerElicitationRequestParams` /
 `McpServerElicitationRequestResponse` (`../shared/conformance/app_server/`); an answer the
 client cannot express validly declines.
 """
@@ -10,7 +11,8 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from codex_core.protocol import ElicitationAction, ElicitationRequestEvent, ResolveElicitationOp
+from codex_core.items.notices import ElicitationRequested
+from codex_core.protocol import ElicitationAction, ResolveElicitationOp
 
 log = logging.getLogger(__name__)
 
@@ -19,28 +21,28 @@ _ACTIONS: tuple[ElicitationAction, ...] = ("accept", "decline", "cancel")
 
 
 def request_params(
-    event: ElicitationRequestEvent, thread_id: str, turn_id: str | None
+    request: ElicitationRequested, thread_id: str, turn_id: str | None
 ) -> dict[str, Any]:
     """The server request's params for one elicitation."""
     params: dict[str, Any] = {
         "threadId": thread_id,
         "turnId": turn_id,
-        "serverName": event.server_name,
-        "mode": event.mode,
+        "serverName": request.server_name,
+        "mode": request.mode,
         "_meta": None,
-        "message": event.message,
+        "message": request.message,
     }
-    if event.mode == "url":
-        params["url"] = event.url or ""
-        params["elicitationId"] = event.elicitation_id or ""
+    if request.mode == "url":
+        params["url"] = request.url or ""
+        params["elicitationId"] = request.elicitation_id or ""
     else:
         params["requestedSchema"] = _sorted_schema(
-            event.requested_schema or {"type": "object", "properties": {}}
+            request.requested_schema or {"type": "object", "properties": {}}
         )
     return params
 
 
-def answer_op(event: ElicitationRequestEvent, result: Any) -> ResolveElicitationOp:
+def answer_op(request: ElicitationRequested, result: Any) -> ResolveElicitationOp:
     """The op for the client's response (`{action, content?}`); anything else declines."""
     action: ElicitationAction = "decline"
     content: dict[str, Any] | None = None
@@ -51,7 +53,10 @@ def answer_op(event: ElicitationRequestEvent, result: Any) -> ResolveElicitation
     else:
         log.warning("unusable elicitation answer %r; declining", result)
     return ResolveElicitationOp(
-        server_name=event.server_name, request_id=event.id, decision=action, content=content
+        server_name=request.server_name,
+        request_id=request.request_id,
+        decision=action,
+        content=content,
     )
 
 

@@ -18,21 +18,16 @@ from typing import Any, Literal, Protocol
 
 from pydantic import ValidationError
 
-from codex_core.protocol import (
-    ElicitationRequestEvent,
-    Event,
-    ExecApprovalOp,
-    PatchApprovalOp,
-    ReviewDecision,
-    UserMessageEvent,
-)
+from codex_core import items
+from codex_core.items.notices import ElicitationRequested
+from codex_core.protocol import ExecApprovalOp, PatchApprovalOp, ReviewDecision
 from codex_core.protocol.deltas import merge_deltas, pump_events
 from codex_core.servers.app_server import elicitation
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.model_thread import ActiveStatus
 from codex_core.servers.app_server.thread_queue import ThreadQueues
-from codex_core.servers.app_server.threads import LoadedThread, is_shutdown
-from codex_core.servers.app_server.translate import ApprovalAsk
+from codex_core.servers.app_server.threads import LoadedThread
+from codex_core.servers.app_server.translate import ApprovalAsk, ElicitationAsk
 from codex_core.servers.app_server.wire import Incoming, notification, server_request
 
 log = logging.getLogger(__name__)
@@ -64,7 +59,7 @@ class _Pending:
     kind: Literal["exec", "patch", "elicitation"]
     message: dict[str, Any]
     """The request as sent, for subscribers that arrive while it waits."""
-    elicitation: ElicitationRequestEvent | None = None
+    elicitation: ElicitationRequested | None = None
 
 
 class ThreadHub:
@@ -131,21 +126,14 @@ class ThreadHub:
         goes at once), so a streamed answer costs every client a message per frame, not per
         token."""
 
-        async def deliver(batch: list[Event]) -> None:
+        async def deliver(batch: list[items.Event]) -> None:
             for event in merge_deltas(batch):
                 await self._handle(loaded, event)
 
         await pump_events(loaded.session.next_event, deliver, GATHER_SECONDS, MAX_BATCH_EVENTS)
         loaded.stopped.set()
 
-    async def _handle(self, loaded: LoadedThread, event: Event) -> None:
-        if is_shutdown(event):
-            return
-        if isinstance(event.msg, UserMessageEvent) and not loaded.preview:
-            loaded.preview = event.msg.message
-        if isinstance(event.msg, ElicitationRequestEvent):
-            self._elicit(loaded, event.msg, loaded.translator.turn_id_of(event.id))
-            return
+    async def _handle(self, loaded: LoadedThread, event: items.Event) -> None:
         ended = False
         try:
             translated = loaded.translator.translate(event)
@@ -155,6 +143,13 @@ class ThreadHub:
         for out in translated:
             if isinstance(out, ApprovalAsk):
                 self._ask(loaded, out)
+                continue
+            if isinstance(out, ElicitationAsk):
+                request = out.request
+                method = elicitation.METHOD
+                self._request(
+                    loaded, request.request_id, "elicitation", method, out.params, request
+                )
                 continue
             if isinstance(out, n.TurnCompletedNotification):
                 self._drop_pending(loaded)
@@ -170,28 +165,17 @@ class ThreadHub:
         kind: Literal["exec", "patch", "elicitation"],
         method: str,
         params: dict[str, Any],
-        event: ElicitationRequestEvent | None = None,
+        asked: ElicitationRequested | None = None,
     ) -> None:
         request_id = self._next_request_id
         self._next_request_id += 1
         message = server_request(request_id, method, params)
-        self._pending[request_id] = _Pending(loaded, call_id, kind, message, event)
+        self._pending[request_id] = _Pending(loaded, call_id, kind, message, asked)
         self.send(loaded.id, message)
 
     def _ask(self, loaded: LoadedThread, ask: ApprovalAsk) -> None:
         params = ask.params.model_dump(mode="json")
         self._request(loaded, ask.call_id, ask.kind, ask.params.METHOD, params)
-
-    def _elicit(
-        self, loaded: LoadedThread, event: ElicitationRequestEvent, turn_id: str | None
-    ) -> None:
-        if turn_id is not None:  # as 0.169: the turn waits on the user meanwhile
-            waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
-            self.notify(
-                loaded.id, n.ThreadStatusChangedNotification(threadId=loaded.id, status=waiting)
-            )
-        params = elicitation.request_params(event, loaded.id, turn_id)
-        self._request(loaded, event.id, "elicitation", elicitation.METHOD, params, event)
 
     def _drop_pending(self, loaded: LoadedThread) -> None:
         """Requests of a finished turn are resolved (the session already gave up on them)."""
@@ -219,7 +203,7 @@ class ThreadHub:
             resolve = elicitation.answer_op(pending.elicitation, result)
             asyncio.get_running_loop().create_task(loaded.session.submit(resolve))
             self.notify(loaded.id, resolved)
-            if pending.elicitation.turn_id is not None:
+            if pending.elicitation.during_turn:
                 going = n.ThreadStatusChangedNotification(threadId=loaded.id, status=ActiveStatus())
                 self.notify(loaded.id, going)
             return

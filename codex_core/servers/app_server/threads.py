@@ -12,7 +12,7 @@ from typing import Any, Literal
 from codex_core import __version__
 from codex_core.config import Config, ConfigOverrides
 from codex_core.config.errors import ConfigError
-from codex_core.protocol import Event, ShutdownCompleteEvent, ShutdownOp
+from codex_core.protocol import ShutdownOp
 from codex_core.servers.app_server.model_methods import ThreadSessionResponse, _ThreadOverrides
 from codex_core.servers.app_server.model_thread import (
     ActiveStatus,
@@ -80,7 +80,6 @@ class LoadedThread:
     translator: Translator
     created_at: int = field(default_factory=lambda: int(time.time()))
     forked_from: str | None = None
-    preview: str = ""
     running: bool = False
     pump: asyncio.Task[None] | None = None
     stopped: asyncio.Event = field(default_factory=asyncio.Event)
@@ -89,6 +88,11 @@ class LoadedThread:
     def id(self) -> str:
         """The thread id (= the session id, as in Codex)."""
         return self.session.session_id
+
+    @property
+    def preview(self) -> str:
+        """The thread's first user message (the projection keeps it)."""
+        return self.translator.preview
 
     def status(self) -> ThreadStatus:
         """Idle or active."""
@@ -131,7 +135,7 @@ class LoadedThread:
         )
 
     async def shutdown(self) -> None:
-        """Stop the session; the pump ends at `shutdown_complete`."""
+        """Stop the session; the pump ends when the session does."""
         await self.session.submit(ShutdownOp())
         if self.pump is not None:
             try:
@@ -176,8 +180,3 @@ def rollout_path_of(threads: dict[str, LoadedThread], thread_id: str) -> Path:
         return find_session(find_codex_home(), thread_id).path
     except (SessionNotFoundError, NotASessionError):
         raise invalid_request(f"no rollout found for thread id {thread_id}") from None
-
-
-def is_shutdown(event: Event) -> bool:
-    """The last event of a session."""
-    return isinstance(event.msg, ShutdownCompleteEvent)

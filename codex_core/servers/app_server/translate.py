@@ -1,14 +1,18 @@
-"""The item projection of a thread → app-server notifications and approval requests (pure)."""
+"""The item projection of a thread → app-server notifications and server requests (pure).
+
+Approvals and MCP servers' questions come out as `ApprovalAsk` / `ElicitationAsk`: the hub
+sends them to the client as server requests and answers the session with the op."""
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, assert_never
+from typing import TYPE_CHECKING, Any, Literal, assert_never
 
 from codex_core import items
 from codex_core.items import kinds as k
 from codex_core.items import notices as p
+from codex_core.servers.app_server import elicitation
 from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.convert import (
@@ -41,7 +45,16 @@ class ApprovalAsk:
     kind: Literal["exec", "patch"]
 
 
-Out = n.ServerMessage | ApprovalAsk
+@dataclass
+class ElicitationAsk:
+    """An MCP server's question for the client (`mcpServer/elicitation/request`); the answer
+    goes to the session as `elicitation.answer_op(request, …)`."""
+
+    params: dict[str, Any]
+    request: p.ElicitationRequested
+
+
+Out = n.ServerMessage | ApprovalAsk | ElicitationAsk
 
 
 class Translator:
@@ -105,6 +118,11 @@ class Translator:
         """The submission id of a running turn."""
         return next((sub for sub, t in self.turns.items() if t.id == turn_id), None)
 
+    @property
+    def preview(self) -> str:
+        """The thread's preview: its first user message (empty until there is one)."""
+        return self._projection.preview
+
     def translate(self, event: items.Event) -> list[Out]:
         """The wire messages for one session event."""
         out: list[Out] = []
@@ -122,6 +140,9 @@ class Translator:
             return
         if isinstance(notice, p.HookRunUpdated):
             out.append(self._hook_run(notice))
+            return
+        if isinstance(notice, p.ElicitationRequested):  # also asked between turns
+            self._elicit(notice, out)
             return
         turn = self.turns.get(notice.turn)
         if turn is None:
@@ -241,10 +262,21 @@ class Translator:
                 from codex_core.servers.app_server import model_tui as tx
 
                 out.append(tx.BackgroundMessageNotification(**ids, message=notice.message))
-            case p.ApprovalDecided() | p.ElicitationRequested() | p.SessionEnded():
-                pass  # not sent: approvals and elicitations are asked from the events
+            case p.ApprovalDecided() | p.SessionEnded():
+                pass  # not sent: a user's answer is the client's own; the pump stops at the end
             case _ as unreachable:
                 assert_never(unreachable)
+
+    def _elicit(self, request: p.ElicitationRequested, out: list[Out]) -> None:
+        """Ask the client; while a turn the client started runs, it waits on the user (as
+        0.169 says with the thread's status)."""
+        turn = self.turns.get(request.turn)
+        if turn is not None:
+            waiting = ActiveStatus(activeFlags=["waitingOnApproval"])
+            out.append(n.ThreadStatusChangedNotification(threadId=self.thread_id, status=waiting))
+        turn_id = turn.id if turn is not None else None
+        params = elicitation.request_params(request, self.thread_id, turn_id)
+        out.append(ElicitationAsk(params, request))
 
     def _hook_run(self, notice: p.HookRunUpdated) -> n.ServerMessage:
         """`hook/started` or `hook/completed` as 0.169 sends them (with the turn the hook ran
