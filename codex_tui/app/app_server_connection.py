@@ -13,7 +13,13 @@ from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
 from codex_core import __version__
-from codex_core.servers.app_server.remote import CONNECT_TIMEOUT, RemoteAddress, RemoteError
+from codex_core.servers.app_server.remote import (
+    CONNECT_TIMEOUT,
+    NO_CONTROL_SOCKET,
+    RemoteAddress,
+    RemoteError,
+    unavailable,
+)
 
 CALL_TIMEOUT = 60.0
 MAX_FRAME = 1 << 27
@@ -189,6 +195,8 @@ async def open_connection(address: RemoteAddress, token: str | None) -> WsConnec
         status, reason = err.response.status_code, err.response.reason_phrase
         raise RemoteError(f"{where}: HTTP error: {status} {reason}") from None
     except OSError as err:
+        if unavailable(address, err):  # no daemon: 0.169's sentence
+            raise RemoteError(NO_CONTROL_SOCKET) from None
         # asyncio words a refusal "Connect call failed (…)": name the errno as 0.169 does
         detail = f"{os.strerror(err.errno)} (os error {err.errno})" if err.errno else str(err)
         prefix = "IO error: " if address.socket is None else ""

@@ -8,6 +8,7 @@ with 0.169's wording.
 
 from __future__ import annotations
 
+import errno
 import json
 import re
 from contextlib import ExitStack
@@ -44,6 +45,17 @@ class RemoteAddress:
     shown: str
     """How errors name it (`ws://host:port/`, `unix:///path`)."""
     socket: Path | None = None
+    control: bool = False
+    """The socket is CODEX_HOME's control socket (the daemon's): when it is missing, 0.169
+    says the socket is not available (`NO_CONTROL_SOCKET`) instead of naming the error."""
+
+
+NO_CONTROL_SOCKET = "the requested app-server socket is not available"
+
+
+def unavailable(address: RemoteAddress, err: OSError) -> bool:
+    """Whether connecting failed because the daemon's control socket is not there."""
+    return address.control and err.errno == errno.ENOENT  # a stale socket: the error
 
 
 def parse_remote(value: str, codex_home: Path | None) -> RemoteAddress:
@@ -54,15 +66,16 @@ def parse_remote(value: str, codex_home: Path | None) -> RemoteAddress:
     )
     if value.startswith("unix://"):
         rest = value.removeprefix("unix://")
+        from codex_core.servers.app_server.listen import control_socket
+
+        control = control_socket(codex_home) if codex_home is not None else None
         if rest:
             path = Path(rest).absolute()
-        elif codex_home is not None:
-            from codex_core.servers.app_server.listen import control_socket
-
-            path = control_socket(codex_home)
+        elif control is not None:
+            path = control
         else:
             raise bad
-        return RemoteAddress("ws://localhost/", f"unix://{path}", path)
+        return RemoteAddress("ws://localhost/", f"unix://{path}", path, path == control)
     match = re.fullmatch(r"(wss?)://(\[[0-9a-fA-F:.]+\]|[^/:\[\]]+):(\d{1,5})/?", value)
     if match is None or int(match.group(3)) > 65535:
         raise bad
@@ -105,6 +118,8 @@ class RemoteClient:
                 f"HTTP error: {status} {reason}"
             ) from None
         except OSError as err:
+            if unavailable(address, err):
+                raise RemoteError(NO_CONTROL_SOCKET) from None
             detail = f"{err.strerror} (os error {err.errno})" if err.errno else str(err)
             prefix = "IO error: " if address.socket is None else ""
             raise RemoteError(

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Input, Static
 from textual.widgets.data_table import ColumnKey, RowKey
 
 from codex_core.frontend.relative_time import relative_age
+from codex_core.servers.app_server.remote import RemoteError
 from codex_core.terminal_text import printable
 from codex_tui.app.clock import Clock
 from codex_tui.app.core import SessionSource, SessionSummary
@@ -164,6 +165,11 @@ class ResumePickerScreen(Screen[Path | None]):
             self.exhausted = True
             self._set_status(f"Could not read sessions: {err.strerror or err}.")
             self._listed()
+            return
+        except RemoteError as err:  # --remote: no server to list, as 0.169: one line, exit 1
+            from codex_tui.app.codex_app import ExitSummary
+
+            self.app.exit(ExitSummary(error=str(err)))
             return
         self.loading = False
         self.items.extend(page.items)
