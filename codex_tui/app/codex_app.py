@@ -114,7 +114,11 @@ class CodexApp(App[ExitSummary]):
             self.boot.save_key(key)
         path = self.options.resume_path
         if self.options.show_picker:
-            path = await self.push_screen_wait(self._picker())
+            picker = self._picker()
+            path = await self.push_screen_wait(picker)
+            if picker.failure is not None:
+                self.exit(ExitSummary(error=picker.failure))
+                return
             if path is not None and self.options.fork_picked:
                 from codex_core.frontend.fork import fork_session
 

@@ -77,6 +77,8 @@ class ResumePickerScreen(Screen[Path | None]):
         self.next_cursor: str | None = None
         self.exhausted = False
         self.loading = False
+        self.failure: str | None = None
+        """Why the sessions cannot be listed at all (the remote server is unreachable)."""
         self.query_text = ""
         self._filter_pages = 0
         self.skipped: list[str] = []
@@ -166,10 +168,14 @@ class ResumePickerScreen(Screen[Path | None]):
             self._set_status(f"Could not read sessions: {err.strerror or err}.")
             self._listed()
             return
-        except RemoteError as err:  # --remote: no server to list, as 0.169: one line, exit 1
-            from codex_tui.app.codex_app import ExitSummary
-
-            self.app.exit(ExitSummary(error=str(err)))
+        except RemoteError as err:  # --remote: no server to list
+            if self.in_app:
+                self.loading, self.exhausted = False, True
+                self._set_status(f"Could not read sessions: {err}.")
+                self._listed()
+            else:  # at start-up, as 0.169: the app ends with one line, exit 1
+                self.failure = str(err)
+                self.dismiss(None)
             return
         self.loading = False
         self.items.extend(page.items)
