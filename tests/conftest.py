@@ -6,7 +6,7 @@ import os
 import re
 import signal
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -63,6 +63,27 @@ def compile_bytecode() -> None:
 
     for package in ("codex_core", "codex_tui", "sandbox_helper", "tests"):
         compileall.compile_dir(str(REPO_ROOT / package), quiet=2)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection(session: pytest.Session) -> Generator[None, object, object]:
+    """Let pytest keep the test modules it rewrites (its own `__pycache__` files) while it
+    collects them.
+
+    Under PYTHONDONTWRITEBYTECODE (CI's environment) pytest reads its cached rewrites but never
+    writes them, so each xdist worker parsed and rewrote the asserts of all ~220 test modules
+    at every run: about a third of a worker's collection CPU. The cache files are written
+    atomically and checked against the source's mtime and size, as in any plain pytest run.
+    Only collection is affected: the tests' own processes keep the environment they inherit.
+    """
+    import sys
+
+    previous = sys.dont_write_bytecode
+    sys.dont_write_bytecode = False
+    try:
+        return (yield)
+    finally:
+        sys.dont_write_bytecode = previous
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
