@@ -19,6 +19,7 @@ from tests.mcp.oauth_server import serving
 from tests.servers.conftest import AppServerFactory
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "mcp_auth_status_0169.json"
+PAGES = FIXTURE.with_name("mcp_status_pages_0169.json")
 
 
 @pytest.fixture
@@ -60,3 +61,22 @@ def test_auth_and_runtime_status_as_0169(
     assert _statuses(within["data"]) == recorded["inThread"]
     [disabled] = [e for e in within["data"] if e["name"] == "oauth_disabled"]
     assert disabled["httpOrigin"] == oauth.removesuffix("/mcp") and disabled["toolsError"] is None
+
+
+def test_pages_as_0169(app_server: AppServerFactory, codex_home: Path) -> None:
+    """`cursor` (an index) and `limit` page the servers by name, disabled ones included; a bad
+    or too large cursor is 0.169's -32600 (recorded in tests/fixtures/mcp_status_pages_0169.json)."""
+    recorded = json.loads(PAGES.read_text())
+    (codex_home / "config.toml").write_text(recorded["config"])
+    client = app_server()
+    client.initialize()
+    for params, expected in recorded["pages"]:
+        answer = client.call(
+            "mcpServerStatus/list", {**params, "detail": "toolsAndAuthOnly"}, timeout=60
+        )
+        if "error" in expected:
+            assert answer["error"] == expected["error"], params
+        else:
+            result = answer["result"]
+            names = [entry["name"] for entry in result["data"]]
+            assert (names, result["nextCursor"]) == (expected["names"], expected["nextCursor"])

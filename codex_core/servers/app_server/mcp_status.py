@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from codex_core.servers.app_server import model_tui as t
 from codex_core.servers.app_server.context import ServerContext
+from codex_core.servers.app_server.wire import RpcError
 
 if TYPE_CHECKING:  # the MCP SDK loads when a client first asks (and threads with servers)
     from codex_core.config.types import McpServerConfig
@@ -47,36 +48,53 @@ async def mcp_server_status_list(
     """The servers of a loaded thread, or of the configuration when no thread is named."""
     if params.threadId is not None:
         session = server.thread(params.threadId).session
-        configured = _named(session.config.mcp_servers, params)
+        configured, after = _page(session.config.mcp_servers, params)
         manager = session.mcp
         if manager is not None:  # as 0.169: starting ones are waited for
             await manager.wait_ready(THREAD_WAIT_SECONDS)
         data = await _entries(manager, configured, params, runtime=True)
-        return t.ListMcpServerStatusResponse(data=data)
+        return t.ListMcpServerStatusResponse(data=data, nextCursor=after)
     from codex_core.config import load_config
     from codex_core.mcp.launch import startup_timeout
     from codex_core.mcp.manager import McpConnectionManager
 
     config = load_config(None, server.cli_overrides)
-    configured = _named(config.mcp_servers, params)
+    configured, after = _page(config.mcp_servers, params)  # only this page's servers start
     enabled = {name: cfg for name, cfg in configured.items() if cfg.enabled}
     if not enabled:
-        return t.ListMcpServerStatusResponse(data=await _entries(None, configured, params))
+        data = await _entries(None, configured, params)
+        return t.ListMcpServerStatusResponse(data=data, nextCursor=after)
     manager = McpConnectionManager(enabled, environ=os.environ, cwd=str(config.cwd))
     try:
         manager.start()
         longest = max(startup_timeout(cfg) for cfg in enabled.values())
         await manager.wait_ready(longest)
         data = await _entries(manager, configured, params, runtime=False)
-        return t.ListMcpServerStatusResponse(data=data)
+        return t.ListMcpServerStatusResponse(data=data, nextCursor=after)
     finally:
         await asyncio.shield(manager.aclose(hurry=True))
 
 
-def _named(
+def _page(
     servers: Mapping[str, McpServerConfig], params: t.ListMcpServerStatusParams
-) -> dict[str, McpServerConfig]:
-    return {name: cfg for name, cfg in servers.items() if params.serverName in (None, name)}
+) -> tuple[dict[str, McpServerConfig], str | None]:
+    """The page of servers (by name) `cursor` and `limit` ask for, and the next cursor — as
+    0.169: the cursor is the index to start at, a limit below 1 counts as 1, no limit is all.
+
+    Raises:
+        RpcError: The cursor is not an index, or lies past the end (0.169's messages).
+    """
+    names = sorted(name for name in servers if params.serverName in (None, name))
+    start = 0
+    if params.cursor is not None:
+        if not params.cursor.isascii() or not params.cursor.isdigit():
+            raise RpcError(f"invalid cursor: {params.cursor}")
+        start = int(params.cursor)
+        if start > len(names):
+            raise RpcError(f"cursor {start} exceeds total MCP servers {len(names)}")
+    end = len(names) if params.limit is None else min(len(names), start + max(params.limit, 1))
+    after = str(end) if end < len(names) else None
+    return {name: servers[name] for name in names[start:end]}, after
 
 
 async def _entries(
