@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
+import sys
 from collections import Counter
 from collections.abc import Generator, Iterator
 from pathlib import Path
@@ -48,6 +50,50 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     if not hasattr(config, "workerinput"):  # the xdist controller or a plain run, not a worker
         compile_bytecode()
+        config.stash[_WARM_UP] = warm_compile_cache()
+
+
+_WARM_UP = pytest.StashKey["subprocess.Popen[bytes] | None"]()
+
+WARM_UP_PROGRAM = (
+    "from codex_core.compile_cache import install; install(); "
+    "import codex_tui.cli.main, codex_tui.exec.run, codex_tui.app.codex_app, codex_core.session"
+)
+"""What the console script's processes load: CLI, exec, the TUI and the session."""
+
+
+def warm_compile_cache() -> subprocess.Popen[bytes] | None:
+    """Fill codex's compile cache (codex_core/compile_cache.py) once, in the background.
+
+    The console script keeps what it compiles as it loads (dataclass methods, patterns,
+    annotations) in a file beside the bytecode, written at exit unless bytecode writing is
+    off: under PYTHONDONTWRITEBYTECODE (CI's environment) every `codex` the tests spawn
+    compiled them again (~0.1-0.15 s CPU a start). An installed codex writes that file on its
+    first run; this one run does it for the suite. Nothing is written where it cannot be.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    try:
+        return subprocess.Popen(
+            [sys.executable, "-c", WARM_UP_PROGRAM],
+            cwd=REPO_ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    except OSError:
+        return None
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Reap the compile-cache warm-up (it ends within seconds of the start)."""
+    warm_up = config.stash.get(_WARM_UP, None)
+    if warm_up is not None and warm_up.poll() is None:
+        try:
+            warm_up.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            warm_up.kill()
+            warm_up.wait(timeout=5)
 
 
 def compile_bytecode() -> None:
@@ -76,8 +122,6 @@ def pytest_collection(session: pytest.Session) -> Generator[None, object, object
     atomically and checked against the source's mtime and size, as in any plain pytest run.
     Only collection is affected: the tests' own processes keep the environment they inherit.
     """
-    import sys
-
     previous = sys.dont_write_bytecode
     sys.dont_write_bytecode = False
     try:
@@ -184,8 +228,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
 @pytest.fixture
 def codex_bin() -> Path:
     """The installed `codex` console script of this virtualenv."""
-    import sys
-
     path = Path(sys.executable).parent / "codex"
     if not path.exists():
         pytest.skip("the codex console script is not installed in this environment")
