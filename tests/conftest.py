@@ -53,6 +53,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[_WARM_UP] = warm_compile_cache()
 
 
+NO_WARM_UP_VAR = "CODEX_TESTS_NO_WARM_UP"
 _WARM_UP = pytest.StashKey["subprocess.Popen[bytes] | None"]()
 
 WARM_UP_PROGRAM = (
@@ -70,7 +71,10 @@ def warm_compile_cache() -> subprocess.Popen[bytes] | None:
     off: under PYTHONDONTWRITEBYTECODE (CI's environment) every `codex` the tests spawn
     compiled them again (~0.1-0.15 s CPU a start). An installed codex writes that file on its
     first run; this one run does it for the suite. Nothing is written where it cannot be.
+    A pytest run started by a test (NO_WARM_UP_VAR set) spawns no codex: it skips this.
     """
+    if os.environ.get(NO_WARM_UP_VAR):
+        return None
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     try:
         return subprocess.Popen(

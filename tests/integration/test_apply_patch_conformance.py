@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import CONFORMANCE_ROOT, in_ci, require_conformance
+from tests.conftest import CONFORMANCE_ROOT, NO_WARM_UP_VAR, in_ci, require_conformance
 
 SCENARIOS = CONFORMANCE_ROOT / "apply_patch"
 MISSING = "data-missing"
@@ -72,6 +72,7 @@ def test_apply_patch_conformance_scenario(name: str, tmp_path: Path) -> None:
 def _run_without_data(tmp_path: Path, ci: str | None) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "PYTEST_XDIST_WORKER")}
     env["CODEX_CONFORMANCE_DIR"] = str(tmp_path / "nowhere")
+    env[NO_WARM_UP_VAR] = "1"  # this run spawns no codex
     if ci is not None:
         env["CI"] = ci
     return subprocess.run(
