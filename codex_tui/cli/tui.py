@@ -326,6 +326,8 @@ def print_exit_summary(summary: ExitSummary | None, command: str = "codex") -> i
 def _resume_path(
     config: Config, resume: ResumeMode, resume_id: str | None, show_all: bool
 ) -> Path | None:
+    if resume not in ("id", "last"):
+        return None  # the session listing (rollout scanning, sqlite3) is not loaded for it
     from codex_core.frontend import (
         NotASessionError,
         SessionNotFoundError,

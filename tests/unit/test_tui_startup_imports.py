@@ -16,6 +16,9 @@ LATER = [
     "codex_tui.app.screens.trust",
     "codex_tui.app.screens.api_key",
     "codex_tui.app.screens.resume_picker",
+    "codex_core.frontend.sessions",
+    "codex_core.rollout.listing",
+    "sqlite3",
 ]
 
 
@@ -25,6 +28,9 @@ def test_the_tui_starts_its_app_without_what_it_shows_later() -> None:
         "sys.modules.setdefault('httpx._main', None)\n"
         "import codex_tui.cli.tui, codex_core.config.loader, codex_tui.app.real_boot\n"
         "import codex_tui.app.codex_app, codex_tui.app.app_server_core\n"
+        "from codex_core.config import ConfigOverrides, load_config\n"
+        "config = load_config(ConfigOverrides(), [])\n"
+        "assert codex_tui.cli.tui._resume_path(config, 'none', None, False) is None\n"
         f"print(json.dumps([name for name in {LATER!r} if name in sys.modules]))\n"
     )
     assert json.loads(python_output(code)) == []
