@@ -53,6 +53,13 @@ def dispatch() -> int:
         from codex_core.apply_patch.cli import main as apply_patch_main
 
         return apply_patch_main(sys.argv[1:])
+    light = sys.argv[1:] in (["--version"], ["-V"]) or sys.argv[1:2] in (["sandbox"], ["debug"])
+    if not light:
+        # Every other command loads a few hundred modules: their code comes from one file
+        # beside the bytecode (module_bundle), from here on.
+        from codex_core.module_bundle import install as bundle_modules
+
+        bundle_modules()
     if not NO_HOME_NEEDED.intersection(sys.argv[1:]):
         # Every subcommand reads CODEX_HOME: refuse a bad one here, once, in one line.
         from codex_core.frontend.home import CodexHomeError, codex_home_dir

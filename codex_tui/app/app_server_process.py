@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 BOOT = (
     "import sys; sys.path[:] = {path!r}; sys.modules.setdefault('httpx._main', None); "
+    "from codex_core.module_bundle import install; install(); "
     "from codex_core.compile_cache import install; install(); "
     "from codex_core.servers.app_server.local import main; sys.exit(main(sys.argv[1]))"
 )
@@ -56,7 +57,14 @@ def spawn_app_server(setup: dict[str, Any]) -> subprocess.Popen[bytes]:
     """
     try:
         return subprocess.Popen(
-            [sys.executable, "-I", "-c", BOOT.format(path=list(sys.path)), json.dumps(setup)],
+            [
+                sys.executable,
+                "-I",  # (which ignores PYTHONDONTWRITEBYTECODE: -B carries it over)
+                *(["-B"] if sys.dont_write_bytecode else []),
+                "-c",
+                BOOT.format(path=list(sys.path)),
+                json.dumps(setup),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

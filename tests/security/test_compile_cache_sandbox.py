@@ -1,21 +1,26 @@
-"""The compile cache is code the host loads at every start: a sandboxed command can neither
-replace it nor plant a link where the host writes it next, even with the package directory
-listed as a writable root (what the model controls: the commands it runs)."""
+"""The compile cache and the module bundle are code the host loads at every start: a sandboxed
+command can neither replace them nor plant a link where the host writes them next, even with
+the package directory listed as a writable root (what the model controls: the commands it
+runs)."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
+import pytest
+
 from codex_core.compile_cache import cache_file
+from codex_core.module_bundle import bundle_file
 
 from .test_linux_helpers import CONFINED, cli, linux_sandbox
 
 pytestmark = [linux_sandbox]
 
 
-def test_sandboxed_commands_cannot_poison_the_compile_cache(tmp_path: Path) -> None:
-    table = cache_file()
+@pytest.mark.parametrize("kept", ["compile cache", "module bundle"])
+def test_sandboxed_commands_cannot_poison_what_start_up_loads(tmp_path: Path, kept: str) -> None:
+    table = cache_file() if kept == "compile cache" else Path(bundle_file())
     before = table.read_bytes() if table.exists() else None
     outside = tmp_path / "outside.txt"
     outside.write_text("keep\n")
