@@ -51,11 +51,11 @@ def pytest_configure(config: pytest.Config) -> None:
     )
     if not hasattr(config, "workerinput"):  # the xdist controller or a plain run, not a worker
         compile_bytecode()
-        config.stash[_WARM_UP] = warm_compile_cache()
+        config.stash[_WARM_UP] = warm_start_up_caches()
 
 
 NO_WARM_UP_VAR = "CODEX_TESTS_NO_WARM_UP"
-_WARM_UP = pytest.StashKey["subprocess.Popen[bytes] | None"]()
+_WARM_UP = pytest.StashKey["tuple[list[subprocess.Popen[bytes]], Path] | None"]()
 
 WARM_UP_PROGRAM = (
     "from codex_core.compile_cache import install; install(); "
@@ -64,41 +64,83 @@ WARM_UP_PROGRAM = (
 """What the console script's processes load: CLI, exec, the TUI and the session."""
 
 
-def warm_compile_cache() -> subprocess.Popen[bytes] | None:
-    """Fill codex's compile cache (codex_core/compile_cache.py) once, in the background.
+def warm_start_up_caches() -> tuple[list[subprocess.Popen[bytes]], Path] | None:
+    """Fill codex's start-up caches once, in the background, as a first run of an installed
+    codex does.
 
     The console script keeps what it compiles as it loads (dataclass methods, patterns,
-    annotations) in a file beside the bytecode, written at exit unless bytecode writing is
-    off: under PYTHONDONTWRITEBYTECODE (CI's environment) every `codex` the tests spawn
-    compiled them again (~0.1-0.15 s CPU a start). An installed codex writes that file on its
-    first run; this one run does it for the suite. Nothing is written where it cannot be.
-    A pytest run started by a test (NO_WARM_UP_VAR set) spawns no codex: it skips this.
+    annotations: codex_core/compile_cache.py) and the code of the modules it loads
+    (codex_core/module_bundle.py, per module search path) in files beside the bytecode,
+    written at exit unless bytecode writing is off: under PYTHONDONTWRITEBYTECODE (CI's
+    environment) every `codex` the tests spawn compiled and searched them again (~0.1-0.15 s
+    CPU a start). Two processes write them here: a `codex exec` through the real console
+    script against a closed port on 127.0.0.1 (its modules, on its search path), and an
+    interpreter that imports the TUI too (the compile cache is not tied to a path).
+    Nothing is written where it cannot be. A pytest run started by a test (NO_WARM_UP_VAR
+    set) spawns no codex: it skips this.
     """
     if os.environ.get(NO_WARM_UP_VAR):
         return None
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    try:
-        return subprocess.Popen(
-            [sys.executable, "-c", WARM_UP_PROGRAM],
-            cwd=REPO_ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-    except OSError:
-        return None
+    scratch = Path(tempfile.mkdtemp(prefix="codex-tests-warm-up-"))
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k != "PYTHONDONTWRITEBYTECODE" and not k.startswith(("OPENAI_", "CODEX_"))
+    }
+    exec_env = {**env, "CODEX_HOME": str(scratch), "HOME": str(scratch), "OPENAI_API_KEY": "sk-x"}
+    provider = '{name="w", base_url="http://127.0.0.1:9/v1", wire_api="responses"}'
+    exec_run = [
+        str(Path(sys.executable).parent / "codex"),
+        "exec",
+        "--skip-git-repo-check",
+        "-C",
+        str(scratch),
+        "-c",
+        f"model_providers.w={provider}",
+        "-c",
+        'model_provider="w"',
+        "-c",
+        "model_providers.w.request_max_retries=0",
+        "-c",
+        "model_providers.w.stream_max_retries=0",
+        "warm up",
+    ]
+    started: list[subprocess.Popen[bytes]] = []
+    for argv, argv_env in (
+        (exec_run, exec_env),
+        ([sys.executable, "-c", WARM_UP_PROGRAM], env),
+    ):
+        try:
+            started.append(
+                subprocess.Popen(
+                    argv,
+                    cwd=scratch,
+                    env=argv_env,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
+        except OSError:
+            continue  # no console script: the tests that need one skip
+    return started, scratch
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """Reap the compile-cache warm-up (it ends within seconds of the start)."""
+    """Reap the start-up warm-up (it ends within seconds of the start) and its scratch dir."""
+    import shutil
+
     warm_up = config.stash.get(_WARM_UP, None)
-    if warm_up is not None and warm_up.poll() is None:
+    if warm_up is None:
+        return
+    started, scratch = warm_up
+    for proc in started:
         try:
-            warm_up.wait(timeout=30)
+            proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            warm_up.kill()
-            warm_up.wait(timeout=5)
+            proc.kill()
+            proc.wait(timeout=5)
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 def compile_bytecode() -> None:
