@@ -60,11 +60,14 @@ _where: list[Path] = []
 _pattern_lock = threading.RLock()
 
 
-def cache_file() -> Path:
-    """Where this interpreter's tables live: `__pycache__` beside this module."""
+def cache_file(kind: str = "main") -> Path:
+    """Where this interpreter's tables for one kind of process live: `__pycache__` beside
+    this module. Each kind (the TUI, `exec`, the app-server, ...) keeps its own: loading
+    unmarshals every code object of a table, and what the others compile is not needed."""
     tag = sys.implementation.cache_tag or "python"
     opt = f".opt-{sys.flags.optimize}" if sys.flags.optimize else ""
-    return Path(__file__).parent / "__pycache__" / f"compiled-at-import.{tag}{opt}.marshal"
+    name = f"compiled-at-import.{tag}{opt}.{kind}.marshal"
+    return Path(__file__).parent / "__pycache__" / name
 
 
 def _header() -> bytes:
@@ -250,11 +253,11 @@ def save() -> None:
     _state["new"] = 0
 
 
-def install(path: Path | None = None) -> None:
+def install(path: Path | None = None, kind: str = "main") -> None:
     """Route dataclass-method, pattern and annotation compilation through the tables (once
     per process).
 
-    `path`: the tables' file (tests); by default `cache_file()`.
+    `path`: the tables' file (tests); by default `cache_file(kind)`.
     """
     import collections
     import dataclasses
@@ -263,7 +266,7 @@ def install(path: Path | None = None) -> None:
 
     if getattr(dataclasses, "exec", None) is cached_exec:
         return
-    _where[:] = [path or cache_file()]
+    _where[:] = [path or cache_file(kind)]
     _load(_where[0])
     # `dataclasses`, `typing` and `collections` call the builtins by their global names: a
     # module global of that name is what their functions find first (each module calls that

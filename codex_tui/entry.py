@@ -11,6 +11,9 @@ import os
 import sys
 
 APPLY_PATCH_ARG0S = ("apply_patch", "applypatch")
+CACHE_KINDS = {"exec": "exec", "e": "exec", "app-server": "app-server", "mcp-server": "mcp"}
+"""Commands whose compile-cache table is their own (see `compile_cache.cache_file`); the TUI
+and the rest share "main"."""
 NO_HOME_NEEDED = frozenset({"-h", "--help", "help", "-V", "--version"})
 """Arguments that only print text: they work whatever CODEX_HOME says, as in the Codex CLI."""
 
@@ -84,7 +87,7 @@ def dispatch() -> int:
     # it loads: what they compile to comes from a cache beside the bytecode (compile_cache).
     from codex_core.compile_cache import install as keep_compiled
 
-    keep_compiled()
+    keep_compiled(kind=CACHE_KINDS.get(sys.argv[1] if len(sys.argv) > 1 else "", "main"))
     if sys.argv[1:2] == ["exec"]:
         # Until its session is up (`codex_tui.exec.run` resumes collecting), exec only
         # builds what lives as long as the process: collecting would walk it again and again.

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 BOOT = (
     "import sys; sys.path[:] = {path!r}; sys.modules.setdefault('httpx._main', None); "
     "from codex_core.module_bundle import install; install(); "
-    "from codex_core.compile_cache import install; install(); "
+    "from codex_core.compile_cache import install; install(kind='app-server'); "
     "from codex_core.servers.app_server.local import main; sys.exit(main(sys.argv[1]))"
 )
 """The child's program: this process's module path (`-I` leaves out the working directory

@@ -89,6 +89,8 @@ def test_the_console_script_keeps_its_table_beside_the_bytecode() -> None:
     path = cache_file()
     assert path.parent == REPO / "codex_core" / "__pycache__"
     assert sys.implementation.cache_tag in path.name
+    # exec's table is its own: loading unmarshals a whole table, the TUI's is not needed
+    assert cache_file("exec") != path and cache_file("exec").parent == path.parent
 
 
 def test_saving_never_writes_through_a_planted_link(tmp_path: Path) -> None:
