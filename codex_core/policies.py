@@ -9,7 +9,22 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-AskForApproval = Literal["untrusted", "on-failure", "on-request", "never"]
+AskForApproval = Literal["untrusted", "on-failure", "on-request", "never", "granular"]
+"""`granular` is the policy Codex 0.169's TUI gives a folder outside git with no trust decision
+(seen in its `/status`, "Workspace (granular)", and its permissions instructions): leaving the
+sandbox (`sandbox_approval`), `.rules` prompts (`rules`) and skill approvals are rejected
+without asking; MCP elicitations still ask. On the app-server wire it is
+`{"granular": {...}}` (GRANULAR_WIRE). Not a `-a` choice, as in 0.169."""
+GRANULAR_WIRE: dict[str, Any] = {
+    "granular": {
+        "sandbox_approval": False,
+        "rules": False,
+        "skill_approval": False,
+        "request_permissions": True,
+        "mcp_elicitations": True,
+    }
+}
+"""0.169's wire form of `granular` (the schema's GranularAskForApproval)."""
 ReviewDecision = Literal["approved", "approved_for_session", "denied", "abort"]
 ReasoningEffort = Annotated[str, Field(min_length=1)]
 """Any non-empty word, as Codex 0.169 takes it (`none` … `xhigh`, `max`, or what a newer model

@@ -112,6 +112,14 @@ class Reject:
 SafetyCheck = AutoApprove | AskUser | Reject
 
 _NEVER_ASK = "the approval policy is `never`, so nobody can approve it"
+_NO_ASKING = ("never", "granular")
+"""Policies under which leaving the sandbox, a `.rules` prompt or an edit outside the writable
+roots is rejected instead of asked about (`granular`: its sandbox and rules approvals are off)."""
+
+
+def _nobody(approval_policy: AskForApproval) -> str:
+    """Why nobody is asked, naming the policy."""
+    return _NEVER_ASK.replace("`never`", f"`{approval_policy}`")
 
 
 def assess_command_safety(
@@ -150,13 +158,17 @@ def assess_command_safety(
             return AutoApprove("platform", reason)
         return AutoApprove("none", reason)
     if rule_decision == "prompt":
-        if approval_policy == "never":
-            return Reject(f"a rule asks for approval of this command, but {_NEVER_ASK}")
+        if approval_policy in _NO_ASKING:
+            return Reject(
+                f"a rule asks for approval of this command, but {_nobody(approval_policy)}"
+            )
         return AskUser("a rule in your rules files asks to confirm this command")
     if sandboxed and with_escalated_permissions:
         # Known-safe or not: leaving the sandbox is the user's call, never the classifier's.
-        if approval_policy == "never":
-            return Reject(f"running outside the sandbox needs approval, but {_NEVER_ASK}")
+        if approval_policy in _NO_ASKING:
+            return Reject(
+                f"running outside the sandbox needs approval, but {_nobody(approval_policy)}"
+            )
         return AskUser("the command asks to run outside the sandbox")
     if is_known_safe_command(command):
         if not sandboxed:
@@ -176,8 +188,8 @@ def assess_command_safety(
 
 def _no_sandbox(approval_policy: AskForApproval, what: str) -> AskUser | Reject:
     """Fail closed: without a platform sandbox nothing runs or is written without a yes."""
-    if approval_policy == "never":
-        return Reject(f"no sandbox is available on this platform and {_NEVER_ASK}")
+    if approval_policy in _NO_ASKING:
+        return Reject(f"no sandbox is available on this platform and {_nobody(approval_policy)}")
     return AskUser(f"no sandbox is available on this platform to contain the {what}")
 
 
@@ -244,8 +256,8 @@ def assess_patch_safety(
         why = "the sandbox policy is read-only"
     else:
         why = f"{outside[0]} is outside the writable roots"
-    if approval_policy == "never":
-        return Reject(f"{why}, and {_NEVER_ASK}")
+    if approval_policy in _NO_ASKING:
+        return Reject(f"{why}, and {_nobody(approval_policy)}")
     return AskUser(f"{why}; allow this edit?")
 
 

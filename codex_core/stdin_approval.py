@@ -95,7 +95,7 @@ def assess_stdin_write(
             "none" if started.unsandboxed else "platform",
             "the session runs with no more than this turn's rights",
         )
-    if approval_policy == "never":
+    if approval_policy in ("never", "granular"):  # granular: sandbox approvals are off
         return Reject(REFUSED_UNDER_NEVER)
     if started.unsandboxed:
         return AskUser("this session runs outside the sandbox")

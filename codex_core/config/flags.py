@@ -32,3 +32,6 @@ class ConfigOverrides:
     """`--dangerously-bypass-hook-trust`: enabled hooks run without recorded trust."""
     approvals_reviewer: str | None = None
     """`--approve-for-me`: `auto_review` (approvals go to the reviewer model call)."""
+    tui_policies: bool = False
+    """The interactive TUI's defaults for an unset sandbox mode / approval policy, which
+    follow the folder's trust as codex-rust 0.169's TUI (resolve.default_policies)."""

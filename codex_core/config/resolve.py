@@ -109,14 +109,11 @@ def resolve_config(
     model = _model(layers, overrides, provider_id)
     approval: AskForApproval | None = layers.get("approval_policy", overrides.approval_policy)
     approval_explicit = approval is not None
-    if approval is None:
-        # Trusted or not, the default is to ask when needed; distrust shows in the sandbox
-        # (read-only), as the trust screen promises.
-        approval = "on-request"
     mode: str | None = layers.get("sandbox_mode", overrides.sandbox_mode)
     sandbox_explicit = mode is not None
-    if mode is None:
-        mode = "workspace-write" if trust == "trusted" else "read-only"
+    default_mode, default_approval = default_policies(trust, overrides.tui_policies)
+    approval = approval or default_approval
+    mode = mode or default_mode
 
     instructions_file: str | None = layers.get("model_instructions_file") or layers.get(
         "experimental_instructions_file"
@@ -218,6 +215,27 @@ def _model(layers: _Layers, overrides: ConfigOverrides, provider_id: str) -> str
     if configured:
         return configured
     return DEFAULT_OSS_MODEL if provider_id == OSS_PROVIDER_ID else DEFAULT_MODEL
+
+
+def default_policies(trust: str | None, tui: bool) -> tuple[str, AskForApproval]:
+    """The sandbox mode and approval policy when neither config nor flags choose them.
+
+    The TUI's follow codex-rust 0.169's TUI (seen side by side in a pty,
+    tests/e2e/test_tui_policies_0169.py): a trusted folder runs workspace-write asking
+    on request, one recorded untrusted workspace-write under `untrusted` (every command not
+    known safe is asked about), one with no decision (outside git, where nobody asks)
+    workspace-write under `granular` (leaving the sandbox is refused without asking).
+    Elsewhere (exec, the app-server's clients) distrust shows in a read-only sandbox.
+    """
+    if not tui:
+        return ("workspace-write" if trust == "trusted" else "read-only"), "on-request"
+    match trust:
+        case "trusted":
+            return "workspace-write", "on-request"
+        case "untrusted":
+            return "workspace-write", "untrusted"
+        case _:
+            return "workspace-write", "granular"
 
 
 def _sandbox_policy(mode: str, toml: ConfigToml, cwd: Path) -> SandboxPolicy:

@@ -63,6 +63,8 @@ def wire_usage(wire: dict[str, Any]) -> TokenUsageInfo:
 
 
 def wire_approval(value: Any) -> Any:
+    if isinstance(value, dict) and "granular" in value:
+        return "granular"
     return value if value in ("untrusted", "on-failure", "on-request", "never") else None
 
 

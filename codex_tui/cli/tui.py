@@ -147,6 +147,8 @@ def _run(
     # there it would take the CPU the list needs; the picker has it started once the list
     # is on the screen (`on_listed`), while the user reads.
     picker = resume == "picker"
+    if attach is None:  # a local session: the TUI's default policies (trust-dependent)
+        overrides.tui_policies = True
     spare = _spawn_child(overrides, cli_overrides) if attach is None and not picker else None
     from codex_core import __version__
     from codex_core.config import ConfigError, load_config

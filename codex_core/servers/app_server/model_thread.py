@@ -15,10 +15,20 @@ from codex_core.protocol import (
 from codex_core.servers.app_server.model_items import ThreadItem
 from codex_core.servers.app_server.wire import WireModel
 
-AskForApprovalWire = Literal["untrusted", "on-failure", "on-request", "never"]
+AskForApprovalWire = Literal["untrusted", "on-failure", "on-request", "never"] | dict[str, Any]
+"""A dict: `granular`'s object form (codex_core.policies.GRANULAR_WIRE, see approval_to_wire)."""
 # What clients may ask for: 0.169's schema no longer offers `on-failure` (its server answers
 # -32600 "unknown variant"); a thread configured with it in config.toml still reports it.
 AskForApprovalParam = Literal["untrusted", "on-request", "never"]
+
+
+def approval_to_wire(policy: str) -> Any:
+    """A thread's approval policy as 0.169's wire says it (`granular` is an object)."""
+    from codex_core.policies import GRANULAR_WIRE
+
+    return GRANULAR_WIRE if policy == "granular" else policy
+
+
 SandboxMode = Literal["read-only", "workspace-write", "danger-full-access"]
 ApprovalsReviewer = Literal["user", "auto_review", "guardian_subagent"]
 TurnStatus = Literal["completed", "interrupted", "failed", "inProgress"]

@@ -19,6 +19,7 @@ from codex_core.servers.app_server.model_thread import (
     IdleStatus,
     Thread,
     ThreadStatus,
+    approval_to_wire,
     sandbox_to_wire,
 )
 from codex_core.servers.app_server.translate import Translator
@@ -129,7 +130,7 @@ class LoadedThread:
             model=turn.model,
             modelProvider=self.config.model_provider_id,
             cwd=str(turn.cwd),
-            approvalPolicy=policy,
+            approvalPolicy=approval_to_wire(policy),
             sandbox=sandbox_to_wire(turn.sandbox_policy),
             reasoningEffort=turn.effort,
         )
