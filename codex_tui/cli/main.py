@@ -163,6 +163,8 @@ def _leading_options(args: list[str]) -> tuple[list[list[str]], list[str]]:
     `codex -m X resume` and `codex -c k=v exec …` work as in Codex CLI 0.169: options of
     the root command may come before a subcommand, which then takes the ones it knows.
     """
+    if not args or not args[0].startswith("-") or args[0] in ("-", "--"):
+        return [], list(args)  # `codex exec …`: no root parser to build (~5 ms of argparse)
     actions = build_tui_parser()._option_string_actions
     options: list[list[str]] = []
     index = 0
