@@ -11,8 +11,10 @@ DANGER_FULL_ACCESS = "danger-full-access"
 MODES = (READ_ONLY, WORKSPACE_WRITE, DANGER_FULL_ACCESS)
 
 # Directories that stay read-only even inside a writable root: git metadata (hooks and
-# config run code) and per-project codex settings.
-PROTECTED_SUBDIRS = (".git", ".codex")
+# config run code), per-project codex settings, and `.agents` (the skills and plugin
+# marketplace a later session loads) — codex-rust 0.169 fences the same three, also where
+# they do not exist yet (tests/security/test_protected_agents_dir.py).
+PROTECTED_SUBDIRS = (".git", ".codex", ".agents")
 
 
 class PolicyError(ValueError):
