@@ -5,8 +5,9 @@ standard library's, pydantic's, httpx's and ours), and for each the import syste
 the path, stats the source, opens, reads and checks its `.pyc`: about a seventh of the
 process's CPU (callgrind and py-spy; issue 29). This module keeps the compiled code of the
 modules a run loaded in one file, `modules.<tag>.bundle` in `__pycache__` beside it, and a
-finder placed just before the standard path finder serves them from there: one `mmap`, a
-lookup, one `stat` of the source, the code unmarshalled from the mapping.
+finder placed just before the standard path finder serves them from there: a lookup, one
+`stat` of the source, one `pread` of the code from the file kept open (not mapped: a mapping's
+pages read would stay in the process's resident memory).
 
 It serves exactly what the path finder would: a module is taken from the bundle only if
 - the module search path is the one the bundle was recorded with, and none of its directories
@@ -42,10 +43,12 @@ from _frozen_importlib_external import (
     SourceFileLoader,
     cache_from_source,
 )
+from types import CodeType  # (loaded already: codex_core's __init__ imports `types`)
 
 TYPE_CHECKING = False  # not `typing`'s: importing it (re, enum, collections, ...) comes later
+
 if TYPE_CHECKING:
-    from types import CodeType, ModuleType
+    from types import ModuleType
     from typing import Any
 
 _FORMAT = 1
@@ -62,7 +65,7 @@ name was resolved in, offset and length of the code in the file."""
 _state: dict[str, Any] = {
     "index": {},
     "dirs": {},
-    "data": b"",
+    "fd": -1,
     "path": [],
     "file": None,
     "order": None,
@@ -105,10 +108,16 @@ class BundleLoader(SourceFileLoader):
 
     def get_code(self, fullname: str) -> CodeType:
         start, length = self._span
-        code = marshal.loads(memoryview(_state["data"])[start : start + length])
+        try:
+            code = marshal.loads(os.pread(_state["fd"], length, start))
+        except (OSError, EOFError, ValueError, TypeError):
+            code = None
+        if not isinstance(code, CodeType):  # unreadable: as the path finder's loader would
+            usual: CodeType = super().get_code(fullname)  # type: ignore[assignment]
+            return usual
         _imp._fix_co_filename(code, self.path)  # type: ignore[attr-defined]  # as for a .pyc
         _counts["served"] += 1
-        return code  # type: ignore[no-any-return]
+        return code
 
 
 class BundleFinder:
@@ -187,38 +196,42 @@ def _valid(entry: Any) -> bool:
     )
 
 
-def _read(path: str) -> tuple[dict[str, _Entry], dict[str, int | None], Any] | None:
+def _read(path: str) -> tuple[dict[str, _Entry], dict[str, int | None], int] | None:
     """The bundle at `path` recorded for this module search path: its index (offsets into the
-    mapping), the directories' modification times, the mapping; None if missing, foreign or
-    damaged."""
-    import mmap
-
+    file), the directories' modification times and the file, open; None if missing, foreign
+    or damaged."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
         return None
+    found = None
     try:
-        data = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
-    except (OSError, ValueError):  # empty or unmappable
-        return None
-    finally:
+        found = _index(fd)
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+    if found is None:
         os.close(fd)
-    header = _header()
-    try:
-        if data[: len(header)] != header:
-            return None
-        size = int.from_bytes(data[len(header) : len(header) + 8], "little")
-        start = len(header) + 8
-        recorded_path, dirs, index = marshal.loads(data[start : start + size])
-    except (EOFError, ValueError, TypeError):
         return None
+    return (*found, fd)
+
+
+def _index(fd: int) -> tuple[dict[str, _Entry], dict[str, int | None]] | None:
+    header = _header()
+    head = os.pread(fd, len(header) + 8, 0)
+    if head[: len(header)] != header or len(head) != len(header) + 8:
+        return None
+    size = int.from_bytes(head[len(header) :], "little")
+    meta = os.pread(fd, size, len(head))
+    if len(meta) != size:
+        return None
+    recorded_path, dirs, index = marshal.loads(meta)
     if recorded_path != sys.path or type(dirs) is not dict or type(index) is not dict:
         return None
-    body = start + size
-    room = len(data) - body
+    body = len(head) + size
+    room = os.fstat(fd).st_size - body
     if not all(_valid(e) and e[6] >= 0 and e[6] + e[7] <= room for e in index.values()):
         return None  # damaged or truncated
-    return {name: (*e[:6], e[6] + body, e[7]) for name, e in index.items()}, dirs, data
+    return {name: (*e[:6], e[6] + body, e[7]) for name, e in index.items()}, dirs
 
 
 def _recordable(module: ModuleType) -> tuple[str, str] | None:
@@ -263,6 +276,14 @@ def _code_of(origin: str) -> tuple[str, bytes, int, int] | None:
 
 
 def save() -> None:
+    """Write the bundle again if needed (at exit: a failure only means no bundle)."""
+    try:
+        _save()
+    except (OSError, EOFError, ValueError, TypeError):
+        pass
+
+
+def _save() -> None:
     """Write the bundle again if this run imported source modules it could not serve.
 
     What another process wrote meanwhile (the TUI and its app-server child share a bundle) is
@@ -283,7 +304,7 @@ def save() -> None:
     if not fresh:
         return
     path = _state["file"] or bundle_file()
-    index, dirs, data = _read(path) or ({}, {}, b"")
+    index, dirs, fd = _read(path) or ({}, {}, -1)
     changed, seen = _first_changed(dirs), dict[str, bool]()
     kept = {
         name: entry
@@ -297,7 +318,7 @@ def save() -> None:
     offset = 0
     for name, (origin, cached, mtime, size, package, where, start, length) in kept.items():
         out[name] = (origin, cached, mtime, size, package, where, offset, length)
-        chunks.append(bytes(memoryview(data)[start : start + length]))
+        chunks.append(os.pread(fd, length, start))
         offset += length
     for name, (origin, where) in fresh.items():
         code = _code_of(origin)
@@ -308,6 +329,8 @@ def save() -> None:
         out[name] = (origin, cached, mtime, size, package, where, offset, len(blob))
         chunks.append(blob)
         offset += len(blob)
+    if fd >= 0:
+        os.close(fd)
     now = {where: _mtime(where) for where in {e[5] for e in out.values()} | set(sys.path)}
     meta = marshal.dumps((list(sys.path), now, out))
     head: list[bytes] = [_header(), len(meta).to_bytes(8, "little"), meta]
@@ -349,8 +372,8 @@ def install(path: str | None = None) -> None:
     _state["path"] = list(sys.path)
     found = _read(_state["file"])
     if found is not None:
-        index, dirs, data = found
-        _state.update(index=index, dirs=dirs, data=data, changed=_first_changed(dirs))
+        index, dirs, fd = found
+        _state.update(index=index, dirs=dirs, fd=fd, changed=_first_changed(dirs))
     at = sys.meta_path.index(PathFinder) if PathFinder in sys.meta_path else len(sys.meta_path)
     sys.meta_path.insert(at, BundleFinder)
     atexit.register(save)

@@ -178,6 +178,17 @@ def test_a_truncated_bundle_is_not_used(tree: dict[str, Path]) -> None:
     assert _run(tree)["served"] == 0
 
 
+def test_damaged_code_in_a_bundle_is_compiled_from_source_instead(tree: dict[str, Path]) -> None:
+    plain = _run(tree)
+    data = bytearray(tree["bundle"].read_bytes())
+    body = 9 + 8 + int.from_bytes(data[9:17], "little")  # header, index size, index
+    data[body:] = b"\xff" * (len(data) - body)
+    tree["bundle"].write_bytes(bytes(data))
+    again = _run(tree)
+    assert again.pop("served") == 0 and plain.pop("served") == 0
+    assert again == plain
+
+
 def test_nothing_is_written_without_bytecode_writing(tree: dict[str, Path]) -> None:
     _run(tree, "-B")  # as PYTHONDONTWRITEBYTECODE=1
     assert not tree["bundle"].exists()
