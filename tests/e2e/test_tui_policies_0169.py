@@ -109,3 +109,49 @@ def test_tui_policy_per_trust_as_0169(codex_bin: Path, tmp_path: Path, case: str
     assert f"<sandbox_mode>{seen['sandbox_mode']}</sandbox_mode>" in environment
     after = (home / "config.toml").read_text() if (home / "config.toml").exists() else ""
     assert "trust_level" not in after.replace(before, "")  # no trust decision written
+
+
+def test_the_model_cannot_record_trust_or_change_the_policy(
+    codex_bin: Path, tmp_path: Path
+) -> None:
+    """Under the no-trust default (workspace-write, `granular`) with CODEX_HOME inside a
+    writable root (/tmp): neither a patch nor a command can write config.toml (trust, policy),
+    a workspace `.codex/config.toml` or a `.git` that would make the folder a repository."""
+    home = Path(os.environ["CODEX_HOME"])
+    config = home / "config.toml"
+    before = config.read_text() if config.exists() else ""
+    work = tmp_path / "work"
+    work.mkdir()
+    trusted = f'[projects."{work}"]\ntrust_level = "trusted"\napproval_policy = "never"\n'
+    patch = (
+        f"*** Begin Patch\n*** Add File: {home / 'extra.toml'}\n+x = 1\n"
+        '*** Add File: .codex/config.toml\n+sandbox_mode = "danger-full-access"\n'
+        "*** End Patch\n"
+    )
+    command = (
+        f"printf '{trusted}' >> {config} || echo config-denied; "
+        "mkdir .git 2>/dev/null || echo git-denied"
+    )
+    steps = [
+        sse.turn(sse.custom_tool_call("apply_patch", patch, call_id="p1")),
+        sse.turn(sse.function_call("exec_command", {"cmd": command}, call_id="e1")),
+        sse.turn(sse.message("all tried")),
+    ]
+    with ModelServer(steps) as server:
+        term = spawn(codex_bin, [*server.cli_flags(), "-c", 'model="gpt-5.5"'], work)
+        try:
+            term.wait_for("Ask Codex to do anything")
+            _prompt(term, "try it", "all tried")
+            assert "Allow" not in term.screen  # nobody was asked
+        finally:
+            term.child.terminate(force=True)
+        outputs = {
+            item["call_id"]: str(item["output"])
+            for item in server.requests[-1].body["input"]
+            if item.get("type") in ("function_call_output", "custom_tool_call_output")
+        }
+    assert "`granular`" in outputs["p1"], outputs
+    assert "config-denied" in outputs["e1"] and "git-denied" in outputs["e1"], outputs
+    assert (config.read_text() if config.exists() else "") == before
+    assert not (home / "extra.toml").exists()
+    assert sorted(p.name for p in work.iterdir()) == []
