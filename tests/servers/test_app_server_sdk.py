@@ -143,7 +143,10 @@ def test_app_server_sdk_interrupted_turn_is_told_to_the_model(
     with _sdk_codex(model_server, codex_home, workspace) as codex:  # type: ignore[attr-defined]
         thread = codex.thread_start(cwd=str(workspace))
         handle = thread.turn("a long job")
-        time.sleep(0.5)
+        deadline = time.monotonic() + 20
+        while not model_server.requests:  # the model has the request (and hangs on it)
+            assert time.monotonic() < deadline, "the model was never asked"
+            time.sleep(0.02)
         handle.interrupt()
         handle.run()
         after = thread.run("start over")
