@@ -100,7 +100,13 @@ class CodexApp(App[ExitSummary]):
         if trust is not None:
             from codex_tui.app.screens.trust import TrustScreen
 
-            self.boot.record_trust(await self.push_screen_wait(TrustScreen(trust)))
+            answer = await self.push_screen_wait(TrustScreen(trust))
+            if trust.restricted:  # nothing to record; "leave" ends the app
+                if not answer:
+                    self.exit()
+                    return
+            else:
+                self.boot.record_trust(answer)
         key_request = self.boot.key_request()
         if key_request is not None:
             from codex_tui.app.screens.api_key import ApiKeyScreen

@@ -58,10 +58,12 @@ class SessionSource(Protocol):
 
 @dataclass(frozen=True)
 class TrustRequest:
-    """The directory that has no trust decision yet."""
+    """The directory that has no trust decision yet, or (`restricted`) one recorded untrusted:
+    then the screen only offers to open it restricted (or quit) and records nothing."""
 
     directory: str
     is_git_repo: bool
+    restricted: bool = False
 
 
 @dataclass(frozen=True)

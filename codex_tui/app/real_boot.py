@@ -74,12 +74,16 @@ class RealBoot:
         """The launch prompt's turn, started as soon as the spare has opened the thread."""
 
     def trust_request(self) -> TrustRequest | None:
-        """Ask as 0.169: in a git work tree with no trust recorded for it (trust_rule)."""
-        from codex_tui.app.trust_rule import asks_trust
+        """Ask as 0.169: in a git work tree with no trust recorded for it; a folder recorded
+        untrusted is offered only to open restricted (trust_rule)."""
+        from codex_tui.app.trust_rule import asks_trust, opens_restricted
 
+        directory = shorten_path(str(self.project))
+        if opens_restricted(self.config.projects, self.config.cwd):
+            return TrustRequest(directory, self.is_git_repo, restricted=True)
         if not asks_trust(self.config.projects, self.config.cwd, self.is_git_repo):
             return None
-        return TrustRequest(directory=shorten_path(str(self.project)), is_git_repo=self.is_git_repo)
+        return TrustRequest(directory=directory, is_git_repo=self.is_git_repo)
 
     def record_trust(self, trusted: bool) -> None:
         """Write `projects."<root>".trust_level` to config.toml and reload the config."""
@@ -191,8 +195,9 @@ class RealBoot:
         comes first (trust, an API key), whose answer changes the config. `launch`: the
         prompt and image paths the chat screen sends first; their turn starts as soon as
         the session is there (`early_turn`)."""
-        if self.early is not None or self.trust_request() is not None:
-            return
+        trust = self.trust_request()
+        if self.early is not None or (trust is not None and not trust.restricted):
+            return  # (opening restricted changes no config: the thread can start meanwhile)
         if self.key_request() is not None:
             return
         from codex_tui.app.app_server_connection import early_requests

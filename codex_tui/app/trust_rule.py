@@ -7,6 +7,11 @@ root. A level recorded for any other ancestor does not count (a trusted parent o
 repository is asked about again), and neither do the command line's `-s`, `-a`, `-c`,
 `--dangerously-bypass-approvals-and-sandbox`: the question comes with them too. Outside a
 git work tree it never asks. `codex resume` and `codex fork` ask as a plain launch does.
+
+A folder recorded `untrusted` (git or not) gets, on every launch, a screen that only offers to
+open it restricted or to leave; opening records nothing (0.169's "Open restricted",
+tests/fixtures/tui_policies_0169.json). Its session runs workspace-write under `untrusted`
+(codex_core.config.resolve.default_policies).
 """
 
 from __future__ import annotations
@@ -33,6 +38,11 @@ def recorded_trust(projects: dict[str, ProjectConfig], cwd: Path) -> str | None:
         if entry is not None and entry.trust_level is not None:
             return entry.trust_level
     return None
+
+
+def opens_restricted(projects: dict[str, ProjectConfig], cwd: Path) -> bool:
+    """Whether the TUI shows the open-restricted screen: `cwd` is recorded untrusted."""
+    return recorded_trust(projects, cwd) == "untrusted"
 
 
 def asks_trust(projects: dict[str, ProjectConfig], cwd: Path, is_git_repo: bool) -> bool:

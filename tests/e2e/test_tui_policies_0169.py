@@ -3,7 +3,8 @@
 pty with the scripted model server): outside git with no trust decision it runs
 workspace-write under `granular` (edits in the folder without asking, leaving the sandbox
 refused without asking, nothing written to config.toml); a trusted folder workspace-write
-asking on request; one recorded untrusted workspace-write under `untrusted` (edits asked)."""
+asking on request; one recorded untrusted opens (after the open-restricted screen, every
+launch) workspace-write under `untrusted` (edits asked)."""
 
 from __future__ import annotations
 
@@ -85,6 +86,9 @@ def test_tui_policy_per_trust_as_0169(codex_bin: Path, tmp_path: Path, case: str
     with ModelServer(steps) as server:
         term = spawn(codex_bin, [*server.cli_flags(), "-c", 'model="gpt-5.5"'], work)
         try:
+            if case == "recorded_untrusted":  # 0.169: the open-restricted screen first
+                term.wait_for("Open restricted")
+                term.child.send("\r")
             term.wait_for("Ask Codex to do anything")
             assert _status(term) == (seen["approval_policy"], seen["sandbox_mode"])
             if case == "recorded_untrusted":  # 0.169 asks about the edit

@@ -11,14 +11,21 @@ from pathlib import Path
 import pytest
 
 from codex_core.config import ConfigOverrides, load_config
+from codex_tui.app.core import TrustRequest
 from codex_tui.app.real_boot import RealBoot
 from tests.support.trust import trust_project
 
 
-def _asks(cwd: Path, codex_home: Path, **flags: str) -> bool:
+def _request(cwd: Path, codex_home: Path, **flags: str) -> TrustRequest | None:
     overrides = ConfigOverrides(cwd=cwd, **flags)  # type: ignore[arg-type]
     boot = RealBoot(overrides, [], load_config(overrides, [], codex_home=codex_home))
-    return boot.trust_request() is not None
+    return boot.trust_request()
+
+
+def _asks(cwd: Path, codex_home: Path, **flags: str) -> bool:
+    """The trust question (not the open-restricted screen of a folder recorded untrusted)."""
+    request = _request(cwd, codex_home, **flags)
+    return request is not None and not request.restricted
 
 
 def _git(*args: str, cwd: Path) -> None:
@@ -67,6 +74,19 @@ def test_which_recorded_levels_count(
 def test_an_untrusted_record_is_a_decision_too(repo: Path, codex_home: Path) -> None:
     trust_project(repo, "untrusted", codex_home=codex_home)
     assert not _asks(repo / "sub", codex_home)
+    # ... shown, as 0.169, as the open-restricted screen on every launch (git or not)
+    request = _request(repo / "sub", codex_home)
+    assert request is not None and request.restricted
+
+
+def test_a_folder_outside_git_recorded_untrusted_opens_restricted(
+    tmp_path: Path, codex_home: Path
+) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    trust_project(plain, "untrusted", codex_home=codex_home)
+    request = _request(plain, codex_home)
+    assert request is not None and request.restricted and not request.is_git_repo
 
 
 def test_a_linked_worktree_takes_its_main_repository_level(

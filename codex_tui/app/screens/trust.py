@@ -1,4 +1,5 @@
-"""First run in a directory: ask whether Codex may work here without asking for every edit."""
+"""First run in a directory: ask whether Codex may work here without asking for every edit;
+in a folder recorded untrusted, offer to open it restricted."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from codex_tui.app.widgets.marked_list import MarkedOptionList, numbered
 
 
 class TrustScreen(Screen[bool]):
-    """Dismisses with True (trust: workspace-write) or False (read-only); quits on ctrl+c."""
+    """Dismisses with True (trust) or False (don't: recorded untrusted); quits on ctrl+c. For
+    a folder recorded untrusted (`request.restricted`): True opens it restricted, False
+    leaves."""
 
     CSS_PATH = "trust.tcss"
     BINDINGS = [
@@ -28,6 +31,9 @@ class TrustScreen(Screen[bool]):
         self.request = request
 
     def compose(self) -> ComposeResult:
+        if self.request.restricted:
+            yield from self._compose_restricted()
+            return
         where = "this folder" if not self.request.is_git_repo else "this repository"
         intro = Content.assemble(
             (">_ ", "$text-muted"),
@@ -49,9 +55,32 @@ class TrustScreen(Screen[bool]):
                                 "Yes, let Codex work in this folder without asking for approval"
                             ),
                         ),
-                        ("no-trust", Content("No, ask me before edits and commands (read-only)")),
+                        ("no-trust", Content("No, ask me before edits and commands")),
                     ]
                 ),
+                id="trust-options",
+            )
+            yield Static(
+                Content.assemble(
+                    ("enter", "bold"), " to confirm · ", ("ctrl+c", "bold"), " to quit"
+                ),
+                id="trust-hint",
+            )
+
+    def _compose_restricted(self) -> ComposeResult:
+        """A folder recorded untrusted: open it with that decision kept, or leave."""
+        intro = Content.assemble(
+            (">_ ", "$text-muted"),
+            ("Restricted folder ", "bold"),
+            (self.request.directory, "bold $accent"),
+            "\n\n",
+            "You marked this folder as untrusted. Codex asks before each edit and each "
+            "command that is not known to be safe. The saved decision stays as it is.",
+        )
+        with Vertical(id="trust"):
+            yield Static(intro, id="trust-intro")
+            yield MarkedOptionList(
+                *numbered([("trust", Content("Open restricted")), ("no-trust", Content("Quit"))]),
                 id="trust-options",
             )
             yield Static(
