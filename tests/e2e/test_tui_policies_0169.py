@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -76,7 +77,9 @@ def test_tui_policy_per_trust_as_0169(codex_bin: Path, tmp_path: Path, case: str
     home = Path(os.environ["CODEX_HOME"])
     work, outside = tmp_path / "work", tmp_path / "outside.txt"
     work.mkdir()
-    if seen["trust_level"] is not None:
+    if case == "trusted":  # 0.169's case: a repository, the question answered "trust"
+        subprocess.run(["git", "init", "-q"], cwd=work, check=True, timeout=30)
+    elif seen["trust_level"] is not None:
         trust_project(work, seen["trust_level"])
     before = (home / "config.toml").read_text() if (home / "config.toml").exists() else ""
     steps = [sse.turn(sse.custom_tool_call("apply_patch", PATCH, call_id="p1"))]
@@ -89,6 +92,9 @@ def test_tui_policy_per_trust_as_0169(codex_bin: Path, tmp_path: Path, case: str
             if case == "recorded_untrusted":  # 0.169: the open-restricted screen first
                 term.wait_for("Open restricted")
                 term.child.send("\r")
+            if case == "trusted":
+                term.wait_for("You are running Codex in")
+                term.child.send("1")
             term.wait_for("Ask Codex to do anything")
             assert _status(term) == (seen["approval_policy"], seen["sandbox_mode"])
             if case == "recorded_untrusted":  # 0.169 asks about the edit
@@ -112,7 +118,11 @@ def test_tui_policy_per_trust_as_0169(codex_bin: Path, tmp_path: Path, case: str
     assert f"<approval_policy>{seen['approval_policy']}</approval_policy>" in environment
     assert f"<sandbox_mode>{seen['sandbox_mode']}</sandbox_mode>" in environment
     after = (home / "config.toml").read_text() if (home / "config.toml").exists() else ""
-    assert "trust_level" not in after.replace(before, "")  # no trust decision written
+    written = after.replace(before, "")
+    if case == "trusted":  # the answer is recorded, as 0.169 records it
+        assert f'[projects."{work}"]' in written and 'trust_level = "trusted"' in written
+    else:  # no trust decision written
+        assert "trust_level" not in written
 
 
 def test_the_model_cannot_record_trust_or_change_the_policy(
