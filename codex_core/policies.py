@@ -25,6 +25,14 @@ GRANULAR_WIRE: dict[str, Any] = {
     }
 }
 """0.169's wire form of `granular` (the schema's GranularAskForApproval)."""
+
+
+def approval_wire(policy: str) -> Any:
+    """`policy` as 0.169 writes it on the app-server wire and in rollouts' `turn_context`:
+    `granular` as its object, the others as their names."""
+    return GRANULAR_WIRE if policy == "granular" else policy
+
+
 ReviewDecision = Literal["approved", "approved_for_session", "denied", "abort"]
 ReasoningEffort = Annotated[str, Field(min_length=1)]
 """Any non-empty word, as Codex 0.169 takes it (`none` … `xhigh`, `max`, or what a newer model

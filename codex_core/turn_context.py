@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from codex_core.policies import approval_wire
 from codex_core.protocol import AskForApproval, SandboxPolicy
 
 
@@ -29,7 +30,7 @@ class TurnContext:
         """The `turn_context` rollout line payload."""
         payload: dict[str, Any] = {
             "cwd": str(self.cwd),
-            "approval_policy": self.approval_policy,
+            "approval_policy": approval_wire(self.approval_policy),  # granular: 0.169's object
             "sandbox_policy": self.sandbox_policy.to_wire(),
             "model": self.model,
             "summary": self.summary or "auto",

@@ -82,7 +82,10 @@ class ThreadFacts:
         if line_type == "turn_context":
             self.model = _str(payload.get("model")) or self.model
             self.reasoning_effort = _str(payload.get("effort")) or self.reasoning_effort
-            self.approval_mode = _str(payload.get("approval_policy")) or self.approval_mode
+            policy = payload.get("approval_policy")
+            if isinstance(policy, dict) and "granular" in policy:  # 0.169's object form
+                policy = "granular"
+            self.approval_mode = _str(policy) or self.approval_mode
             sandbox = payload.get("sandbox_policy")
             if isinstance(sandbox, dict):
                 self.sandbox_mode = _str(sandbox.get("mode") or sandbox.get("type")) or "read-only"

@@ -91,3 +91,17 @@ def test_granular_writes_in_the_workspace_and_refuses_outside(tmp_path: Path) ->
     assert isinstance(inside, AutoApprove)
     outside = assess_patch_safety([Path("/etc/made.txt")], "granular", policy, work, env={})
     assert isinstance(outside, Reject)
+
+
+def test_granular_in_a_rollout_is_0169s_object(tmp_path: Path) -> None:
+    """0.169 writes `turn_context.approval_policy` as `{"granular": {...}}` (seen in its
+    rollout of the no-trust case); ours writes the same and the state index reads both."""
+    from codex_core.rollout.state_db import ThreadFacts
+    from codex_core.turn_context import TurnContext
+
+    policy = WorkspaceWritePolicy()
+    context = TurnContext(tmp_path, "m", "granular", policy)
+    assert context.rollout_payload()["approval_policy"] == GRANULAR_WIRE
+    facts = ThreadFacts("id", "path", 0)
+    facts.observe("turn_context", {"approval_policy": GRANULAR_WIRE})
+    assert facts.approval_mode == "granular"

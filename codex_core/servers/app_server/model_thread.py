@@ -24,9 +24,9 @@ AskForApprovalParam = Literal["untrusted", "on-request", "never"]
 
 def approval_to_wire(policy: str) -> Any:
     """A thread's approval policy as 0.169's wire says it (`granular` is an object)."""
-    from codex_core.policies import GRANULAR_WIRE
+    from codex_core.policies import approval_wire
 
-    return GRANULAR_WIRE if policy == "granular" else policy
+    return approval_wire(policy)
 
 
 SandboxMode = Literal["read-only", "workspace-write", "danger-full-access"]
