@@ -111,7 +111,7 @@ def resolve_config(
     approval_explicit = approval is not None
     mode: str | None = layers.get("sandbox_mode", overrides.sandbox_mode)
     sandbox_explicit = mode is not None
-    default_mode, default_approval = default_policies(trust, overrides.tui_policies)
+    default_mode, default_approval = default_policies(trust, overrides.tui_policies, mode)
     approval = approval or default_approval
     mode = mode or default_mode
 
@@ -217,14 +217,18 @@ def _model(layers: _Layers, overrides: ConfigOverrides, provider_id: str) -> str
     return DEFAULT_OSS_MODEL if provider_id == OSS_PROVIDER_ID else DEFAULT_MODEL
 
 
-def default_policies(trust: str | None, tui: bool) -> tuple[str, AskForApproval]:
+def default_policies(
+    trust: str | None, tui: bool, chosen_mode: str | None = None
+) -> tuple[str, AskForApproval]:
     """The sandbox mode and approval policy when neither config nor flags choose them.
 
     The TUI's follow codex-rust 0.169's TUI (seen side by side in a pty,
     tests/e2e/test_tui_policies_0169.py): a trusted folder runs workspace-write asking
     on request, one recorded untrusted workspace-write under `untrusted` (every command not
     known safe is asked about), one with no decision (outside git, where nobody asks)
-    workspace-write under `granular` (leaving the sandbox is refused without asking).
+    workspace-write under `granular` (leaving the sandbox is refused without asking) — only
+    when no sandbox mode is chosen either: with `-s` (or `sandbox_mode`) the approval policy
+    defaults to on-request there, as 0.169's.
     Elsewhere (exec, the app-server's clients) distrust shows in a read-only sandbox.
     """
     if not tui:
@@ -235,7 +239,7 @@ def default_policies(trust: str | None, tui: bool) -> tuple[str, AskForApproval]
         case "untrusted":
             return "workspace-write", "untrusted"
         case _:
-            return "workspace-write", "granular"
+            return "workspace-write", "granular" if chosen_mode is None else "on-request"
 
 
 def _sandbox_policy(mode: str, toml: ConfigToml, cwd: Path) -> SandboxPolicy:

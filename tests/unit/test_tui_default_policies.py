@@ -49,6 +49,24 @@ def test_tui_defaults_follow_trust_as_0169(case: str, tmp_path: Path) -> None:
     assert plain.sandbox_policy.mode == expected
 
 
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        # 0.169 in a pty, folder outside git with no trust: /status "Read Only (Ask for
+        # approval)", "Workspace (Ask for approval)" twice
+        ({"sandbox_mode": "read-only"}, ("read-only", "on-request")),
+        ({"sandbox_mode": "workspace-write"}, ("workspace-write", "on-request")),
+        ({"approval_policy": "on-request"}, ("workspace-write", "on-request")),
+    ],
+)
+def test_granular_only_when_neither_policy_is_chosen(
+    tmp_path: Path, flags: dict[str, str], expected: tuple[str, str]
+) -> None:
+    chosen = ConfigOverrides(cwd=tmp_path, tui_policies=True, **flags)  # type: ignore[arg-type]
+    config = load_config(chosen, [], codex_home=tmp_path, environ={})
+    assert (config.sandbox_policy.mode, config.approval_policy) == expected
+
+
 def test_flags_and_config_beat_the_tui_defaults(tmp_path: Path) -> None:
     chosen = ConfigOverrides(cwd=tmp_path, tui_policies=True, sandbox_mode="read-only")
     config = load_config(chosen, ["approval_policy=never"], codex_home=tmp_path, environ={})
