@@ -67,6 +67,25 @@ def test_granular_only_when_neither_policy_is_chosen(
     assert (config.sandbox_policy.mode, config.approval_policy) == expected
 
 
+@pytest.mark.parametrize(
+    ("flags", "expected"),
+    [
+        # 0.169, a folder recorded untrusted: "Read Only (untrusted)", "Custom (workspace,
+        # untrusted)", "Workspace (Ask for approval)" (the fixture's with_flags_recorded_untrusted)
+        ({"sandbox_mode": "read-only"}, ("read-only", "untrusted")),
+        ({"sandbox_mode": "workspace-write"}, ("workspace-write", "untrusted")),
+        ({"approval_policy": "on-request"}, ("workspace-write", "on-request")),
+    ],
+)
+def test_an_untrusted_folder_keeps_untrusted_beside_a_chosen_sandbox(
+    tmp_path: Path, flags: dict[str, str], expected: tuple[str, str]
+) -> None:
+    (tmp_path / "config.toml").write_text(f'[projects."{tmp_path}"]\ntrust_level = "untrusted"\n')
+    chosen = ConfigOverrides(cwd=tmp_path, tui_policies=True, **flags)  # type: ignore[arg-type]
+    config = load_config(chosen, [], codex_home=tmp_path, environ={})
+    assert (config.sandbox_policy.mode, config.approval_policy) == expected
+
+
 def test_flags_and_config_beat_the_tui_defaults(tmp_path: Path) -> None:
     chosen = ConfigOverrides(cwd=tmp_path, tui_policies=True, sandbox_mode="read-only")
     config = load_config(chosen, ["approval_policy=never"], codex_home=tmp_path, environ={})
