@@ -3,12 +3,15 @@ ordered lists numbered `1.`, links followed by their URL (as 0.169 prints them).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import ClassVar
 
 from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
 from rich.markdown import CodeBlock, Heading, ListItem, Markdown, MarkdownElement
 from rich.segment import Segment
 from rich.syntax import Syntax
+
+from codex_tui.app.markdown_split import markdown_parser
 
 
 class LeftHeading(Heading):
@@ -55,4 +58,13 @@ class AgentMarkdown(Markdown):
     }
 
     def __init__(self, markup: str) -> None:
-        super().__init__(markup, hyperlinks=False)
+        # Rich builds a new markdown-it parser for every document (~0.7 ms, a fifth of a
+        # streamed segment's render); the settings of a blank one and one parser are shared.
+        self.__dict__.update(_blank().__dict__)
+        self.markup = markup
+        self.parsed = markdown_parser().parse(markup)
+
+
+@cache
+def _blank() -> Markdown:
+    return Markdown("", hyperlinks=False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rich.segment import Segment
 from rich.style import Style
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -41,6 +41,8 @@ class AgentCell(Widget):
         self._closed_lines: list[Strip] = []
         self._closed_count = 0
         self._live_lines: list[Strip] | None = None
+        self._regrown: tuple[int, Size] | None = None
+        """While Textual gives the answer a new height alone: its height before, its size."""
 
     @property
     def segment_sources(self) -> list[str]:
@@ -58,17 +60,63 @@ class AgentCell(Widget):
     def _follow(self, text: str) -> None:
         self.text = text
         before = (len(self._segments.sources), self._segments.sources[-1])
+        shown = (len(self._closed_lines), self._live_lines)
         restarted = self._segments.update(text)
         if restarted:
             self._forget_lines()
         if restarted or (len(self._segments.sources), self._segments.sources[-1]) != before:
             self._live_lines = None
             if self.is_mounted:
-                self.refresh(layout=True)
-                if self._width > 0:
-                    # Rendered now, while the batch is applied, rather than in the screen's
-                    # next frame: a key typed meanwhile waits for one of the two, not both.
-                    self._lines(self._width)
+                self._refresh_changed(None if restarted else shown)
+
+    def _refresh_changed(self, shown: tuple[int, list[Strip] | None] | None) -> None:
+        """Lay the answer out again and repaint the lines that changed: the new lines are
+        rendered now, while the batch is applied, rather than in the screen's next frame (a
+        key typed meanwhile waits for one of the two, not both), and compared with the
+        live segment's lines shown so far (`shown`: where they start, and them), so the
+        frame re-styles only the answer's changed tail, not every line on the screen."""
+        width = self._width
+        old = shown[1] if shown is not None else None
+        if width <= 0 or shown is None or old is None:
+            self.refresh(layout=True)
+            if width > 0:
+                self._lines(width)
+            return
+        start = shown[0]
+        closed, live = self._lines(width)
+        new = [*closed[start:], *live]
+        first = next(
+            (index for index, (a, b) in enumerate(zip(old, new, strict=False)) if a != b),
+            min(len(old), len(new)),
+        )
+        height = max(len(old), len(new)) - first
+        self.refresh(Region(0, start + first, width, max(height, 1)), layout=True)
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        before = self.size
+        plain = self._plain_edges() and size.width == before.width
+        self._regrown = (before.height, size) if plain else None
+        try:
+            return super()._size_updated(size, virtual_size, container_size, layout)
+        finally:
+            self._regrown = None
+
+    def _set_dirty(self, *regions: Region) -> None:
+        """A change of height alone (the answer grew) keeps the lines styled so far: the
+        changed tail was marked when it changed (`_refresh_changed`), lines that appear or
+        go are marked here. Textual would re-style every line of the answer on screen."""
+        if not regions and self._regrown is not None:
+            height, size = self._regrown
+            low, high = sorted((height, size.height))
+            regions = (Region(0, low, size.width, max(high - low, 1)),)
+        super()._set_dirty(*regions)
+
+    def _plain_edges(self) -> bool:
+        """No border, padding or outline: no line's look depends on the height."""
+        styles = self.styles
+        return not any(styles.gutter) and not any(edge[0] for edge in styles.outline)
 
     def _forget_lines(self) -> None:
         self._closed_lines, self._closed_count, self._live_lines = [], 0, None
@@ -107,7 +155,10 @@ class AgentCell(Widget):
         before when a paragraph break was cut."""
         first = not self._closed_lines
         lines = self._markdown_lines(self._segments.sources[index], width, first)
-        if lines and not first and self._segments.blank_before[index]:
+        segments = self._segments
+        if lines and not first and segments.blank_before[index]:
+            if segments.at_block[index] and not lines[0].text.strip():
+                return lines  # the blank line Rich draws before a list, quote or table
             return [Strip.blank(width), *lines]
         return lines
 
