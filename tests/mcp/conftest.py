@@ -7,14 +7,13 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
+from tests.support.http_process import serve_until_closed
 from tests.support.model_server import ModelServer
 from tests.support.sse import Event, completed, created, output_item_done
 
@@ -114,21 +113,5 @@ def report_http_server() -> Iterator[str]:
 
 def serve_http(*server_args: str) -> Iterator[str]:
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, str(SERVER), "http", str(port), *server_args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/mcp"
-    try:
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(url, timeout=0.5)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    argv = [sys.executable, str(SERVER), "http", str(port), *server_args]
+    yield from serve_until_closed(argv, f"http://127.0.0.1:{port}/mcp", wait_s=20)

@@ -10,14 +10,11 @@ configured bearer token reaches the `echo` tool.
 
 from __future__ import annotations
 
-import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.fastmcp import FastMCP
@@ -62,24 +59,10 @@ def main() -> None:
 
 def serving(port: int) -> Iterator[str]:
     """Run this server on `port` until the generator is closed; yields its MCP URL."""
-    proc = subprocess.Popen(
-        [sys.executable, str(Path(__file__)), str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/mcp"
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                httpx.get(url, timeout=0.5)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    from tests.support.http_process import serve_until_closed  # (run as a script: not needed)
+
+    argv = [sys.executable, str(Path(__file__)), str(port)]
+    yield from serve_until_closed(argv, f"http://127.0.0.1:{port}/mcp")
 
 
 if __name__ == "__main__":
