@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual import events
 from textual.containers import VerticalScroll
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.widget import Widget
 
 from codex_tui.app.widgets.cells.notice_cell import NoticeCell
@@ -20,6 +20,8 @@ class Transcript(VerticalScroll, can_focus=False):
         super().__init__(id="transcript")
         self.max_cells = max_cells
         self.dropped = 0
+        self._content_grew = False
+        """While Textual gives the transcript new content at the same size."""
 
     def on_resize(self, event: events.Resize) -> None:
         """Once cells overflow the view, stick to the bottom as more arrive.
@@ -27,6 +29,22 @@ class Transcript(VerticalScroll, can_focus=False):
         Anchoring earlier would push a short transcript to the bottom of the screen.
         """
         self._maybe_anchor()
+
+    def _size_updated(
+        self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True
+    ) -> bool:
+        self._content_grew = size == self.outer_size
+        try:
+            return super()._size_updated(size, virtual_size, container_size, layout)
+        finally:
+            self._content_grew = False
+
+    def _set_dirty(self, *regions: Region) -> None:
+        """The cells grew and the transcript kept its size: its own lines (the background
+        between cells) are unchanged, and Textual would re-style every one of them each
+        frame of a streamed answer; the cells that moved are drawn by the layout."""
+        if regions or not self._content_grew:
+            super()._set_dirty(*regions)
 
     def watch_virtual_size(self, _size: Size) -> None:
         """Cells grow after they mount (a long answer is laid out later): anchor then too."""
