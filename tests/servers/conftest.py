@@ -27,10 +27,16 @@ def workspace(tmp_path: Path) -> Path:
 def codex_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """CODEX_HOME for the server processes (also in the environment, as the root fixture
     this one replaces sets it: a codex started without an explicit CODEX_HOME must not
-    reach the real ~/.codex)."""
+    reach the real ~/.codex), and a HOME of their own as the root fixture gives: a session's
+    shell snapshot runs a login shell, which must not run the real user's profile (on this
+    machine it runs `pyenv rehash`, whose lock, left behind when a test's processes are
+    killed, made every later login shell wait 60 s)."""
     path = tmp_path / "home"
     path.mkdir()
+    user_home = tmp_path / "user-home"
+    user_home.mkdir()
     monkeypatch.setenv("CODEX_HOME", str(path))
+    monkeypatch.setenv("HOME", str(user_home))
     return path
 
 
