@@ -9,7 +9,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-AskForApproval = Literal["untrusted", "on-failure", "on-request", "never", "granular"]
+ChosenApproval = Literal["untrusted", "on-failure", "on-request", "never"]
+"""What config.toml's `approval_policy`, a profile and `-a` may say (0.169's choices)."""
+AskForApproval = Literal[ChosenApproval, "granular"]
 """`granular` is the policy Codex 0.169's TUI gives a folder outside git with no trust decision
 (seen in its `/status`, "Workspace (granular)", and its permissions instructions): leaving the
 sandbox (`sandbox_approval`), `.rules` prompts (`rules`) and skill approvals are rejected

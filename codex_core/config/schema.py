@@ -11,7 +11,7 @@ from pydantic_core import PydanticCustomError
 from codex_core.config.types import WebSearchMode
 from codex_core.model_provider import ModelProviderInfo
 from codex_core.policies import (
-    AskForApproval,
+    ChosenApproval,
     ReasoningEffort,
     ReasoningSummary,
     empty_dict,
@@ -23,7 +23,7 @@ Verbosity = Literal["low", "medium", "high"]
 TrustLevel = Literal["trusted", "untrusted"]
 
 SANDBOX_MODES: tuple[str, ...] = typing.get_args(SandboxMode)
-APPROVAL_POLICIES: tuple[str, ...] = typing.get_args(AskForApproval)
+APPROVAL_POLICIES: tuple[str, ...] = typing.get_args(ChosenApproval)
 
 # Placeholder for a user-chosen table name (a provider id, profile name, server name, path).
 WILDCARD = "<name>"
@@ -164,7 +164,7 @@ class ConfigToml(_Table):
     model_providers: dict[str, ModelProviderInfo] = Field(default_factory=empty_dict)
     model_context_window: int | None = Field(default=None, gt=0)
     model_auto_compact_token_limit: int | None = Field(default=None, gt=0)
-    approval_policy: AskForApproval | None = None
+    approval_policy: ChosenApproval | None = None
     approvals_reviewer: Literal["user", "auto_review", "guardian_subagent"] | None = None
     """Who answers approval requests: the user, or the automatic reviewer (`auto_review`;
     0.169 still accepts `guardian_subagent`). See `codex_core.auto_review`."""
