@@ -59,7 +59,10 @@ def test_tui_no_color_marks_the_selected_row(
     assert [row for row in rows if row.lstrip().startswith("›")] == [
         next(row for row in rows if "/permissions" in row)
     ]
-    term.child.send("\x7f")  # Backspace: the popup closes with the empty composer
     term.forget()
+    term.child.send("\x7f")  # Backspace: the popup closes with the empty composer
+    # Ctrl+D is the screen's key and quits only an empty composer: wait until the composer
+    # took the backspace (its placeholder is back) — sent at once, it may come first.
+    term.wait_for("Ask Codex to do anything")
     term.child.send("\x04")
     term.rest()
