@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import atexit
 import marshal
-import os
 import sys
 import threading
 from array import array
@@ -44,6 +43,8 @@ from importlib._bootstrap_external import MAGIC_NUMBER
 from pathlib import Path
 from types import CodeType
 from typing import Any
+
+from codex_core.pycache_files import tagged, write_new
 
 MAX_ENTRIES = 8000
 """More than this (many versions' entries collected over time): start over with this run's."""
@@ -64,9 +65,7 @@ def cache_file(kind: str = "main") -> Path:
     """Where this interpreter's tables for one kind of process live: `__pycache__` beside
     this module. Each kind (the TUI, `exec`, the app-server, ...) keeps its own: loading
     unmarshals every code object of a table, and what the others compile is not needed."""
-    tag = sys.implementation.cache_tag or "python"
-    opt = f".opt-{sys.flags.optimize}" if sys.flags.optimize else ""
-    name = f"compiled-at-import.{tag}{opt}.{kind}.marshal"
+    name = f"{tagged('compiled-at-import')}.{kind}.marshal"
     return Path(__file__).parent / "__pycache__" / name
 
 
@@ -235,20 +234,11 @@ def save() -> None:
         patterns = {key: args for key, args in patterns.items() if key in _used}
         expressions = {t: code for t, code in expressions.items() if ("eval", t) in _used}
     path = _where[0] if _where else cache_file()
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     try:
-        path.parent.mkdir(exist_ok=True)
-        data = _header() + marshal.dumps((methods, patterns, expressions))
-        # A new file of our own: never through a link or over a file someone left there.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-        os.replace(tmp, path)
-    except (OSError, ValueError):  # ValueError: something unmarshallable got in
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+        data = marshal.dumps((methods, patterns, expressions))
+    except ValueError:  # something unmarshallable got in
+        return
+    if not write_new(path, [_header(), data]):
         return
     _state["new"] = 0
 

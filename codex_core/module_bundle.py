@@ -45,6 +45,8 @@ from _frozen_importlib_external import (
 )
 from types import CodeType  # (loaded already: codex_core's __init__ imports `types`)
 
+from codex_core.pycache_files import tagged, write_new
+
 TYPE_CHECKING = False  # not `typing`'s: importing it (re, enum, collections, ...) comes later
 
 if TYPE_CHECKING:
@@ -81,11 +83,9 @@ def bundle_file() -> str:
     paths: each has its own)."""
     from zlib import crc32
 
-    tag = sys.implementation.cache_tag or "python"
-    opt = f".opt-{sys.flags.optimize}" if sys.flags.optimize else ""
     key = crc32("\0".join(sys.path).encode("utf-8", "surrogateescape"))
     here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.join(here, "__pycache__", f"modules.{tag}{opt}.{key:08x}.bundle")
+    return os.path.join(here, "__pycache__", f"{tagged('modules')}.{key:08x}.bundle")
 
 
 def _header() -> bytes:
@@ -338,25 +338,15 @@ def _save() -> None:
 
 
 def _write(path: str, parts: list[bytes]) -> None:
-    tmp = f"{path}.{os.getpid()}.tmp"
     folder = os.path.dirname(path)
     try:
-        os.makedirs(folder, exist_ok=True)
-        others = [
-            n for n in os.listdir(folder) if n.startswith("modules.") and n.endswith(".bundle")
-        ]
-        if not os.path.exists(path) and len(others) >= MAX_BUNDLES:
-            return
-        # A new file of our own: never through a link or over a file someone left there.
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-        with os.fdopen(fd, "wb") as out:
-            out.writelines(parts)
-        os.replace(tmp, path)
+        names = os.listdir(folder)
     except OSError:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
+        names = []
+    others = [n for n in names if n.startswith("modules.") and n.endswith(".bundle")]
+    if not os.path.exists(path) and len(others) >= MAX_BUNDLES:
+        return
+    write_new(path, parts)
 
 
 def install(path: str | None = None) -> None:
