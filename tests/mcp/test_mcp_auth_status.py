@@ -57,6 +57,19 @@ def oauth_server() -> Iterator[str]:
     server.server_close()
 
 
+def _listed_auth(codex_bin: Path) -> dict[str, str]:
+    """`codex mcp list --json`: each server's auth_status."""
+    done = subprocess.run(
+        [str(codex_bin), "mcp", "list", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ),
+    )
+    assert done.returncode == 0, done.stderr
+    return {entry["name"]: entry["auth_status"] for entry in json.loads(done.stdout)}
+
+
 def test_mcp_list_json_probes_http_servers_for_oauth(
     codex_bin: Path, codex_home: Path, http_server: str, oauth_server: str
 ) -> None:
@@ -68,16 +81,7 @@ def test_mcp_list_json_probes_http_servers_for_oauth(
         '[mcp_servers.token]\nurl = "http://127.0.0.1:9/mcp"\nbearer_token_env_var = "T"\n'
         '[mcp_servers.local]\ncommand = "echo"\n',
     )
-    done = subprocess.run(
-        [str(codex_bin), "mcp", "list", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=dict(os.environ),
-    )
-    assert done.returncode == 0, done.stderr
-    statuses = {entry["name"]: entry["auth_status"] for entry in json.loads(done.stdout)}
-    assert statuses == {
+    assert _listed_auth(codex_bin) == {
         "gone": "unknown",
         "local": "unsupported",
         "oauth": "not_logged_in",
@@ -104,16 +108,7 @@ def test_mcp_list_json_credentials_in_headers_and_disabled_servers(
         f'[mcp_servers.unset_token]\n{gone}bearer_token_env_var = "MCP_UNSET_VARIABLE"\n'
         f"[mcp_servers.disabled]\n{gone}enabled = false\n",
     )
-    done = subprocess.run(
-        [str(codex_bin), "mcp", "list", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=dict(os.environ),
-    )
-    assert done.returncode == 0, done.stderr
-    statuses = {entry["name"]: entry["auth_status"] for entry in json.loads(done.stdout)}
-    assert statuses == {
+    assert _listed_auth(codex_bin) == {
         "disabled": "unsupported",
         "env_header": "bearer_token",
         "header": "bearer_token",
