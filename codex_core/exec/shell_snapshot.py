@@ -21,6 +21,8 @@ import shlex
 log = logging.getLogger(__name__)
 
 CAPTURE_TIMEOUT_SECONDS = 10.0
+NICE = 10
+"""How much lower the login shell's CPU priority is than codex's (see `_yield_cpu`)."""
 STOP_WAIT_SECONDS = 2.0
 """How long a stopped capture waits for its output to close (a child that left the shell's
 process group may hold it)."""
@@ -93,6 +95,7 @@ class ShellSnapshot:
         except OSError as err:
             log.info("no shell snapshot: %s", err)
             return
+        _yield_cpu(process.pid)
         try:
             out, _ = await asyncio.wait_for(process.communicate(), CAPTURE_TIMEOUT_SECONDS)
         except (TimeoutError, asyncio.CancelledError) as err:
@@ -105,6 +108,18 @@ class ShellSnapshot:
             self._script = build_script(self._env, out.decode(errors="surrogateescape"))
         else:
             log.info("no shell snapshot: the login shell exited %s", process.returncode)
+
+
+def _yield_cpu(pid: int) -> None:
+    """Run the login shell (and what its profile forks: `pyenv init`, `nvm`, `conda`) at a
+    lower CPU priority: it runs beside the session's first model request, and on a machine
+    with few cores a heavy profile took the CPU that request needed. Nothing it captures
+    depends on its priority; the first command waits for it no longer than before (it runs as
+    sent until the snapshot is ready)."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + NICE))
+    except OSError:  # already gone, or not allowed: it runs at the normal priority
+        pass
 
 
 async def _stop(process: asyncio.subprocess.Process) -> None:

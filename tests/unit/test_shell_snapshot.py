@@ -163,3 +163,23 @@ def test_shell_snapshot_stop_leaves_what_the_profile_started_to_finish(tmp_path:
             break
         time.sleep(0.05)
     assert marker.read_text() == "done\n"
+
+
+def test_shell_snapshot_runs_the_login_shell_at_a_lower_cpu_priority(tmp_path: Path) -> None:
+    """A heavy profile (pyenv, nvm, conda) runs beside the first model request: it must not
+    take the CPU that request needs. Its forks inherit the lower priority."""
+    (tmp_path / ".profile").write_text("sleep 0.2\nexport PROFILE_NICE=$(nice)\n")
+    snapshot = ShellSnapshot({"HOME": str(tmp_path), "PATH": os.environ["PATH"]})
+
+    async def run() -> None:
+        snapshot.start()
+        for _ in range(200):
+            if snapshot.script is not None:
+                return
+            await asyncio.sleep(0.05)
+        await snapshot.aclose()
+
+    asyncio.run(run())
+    expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
+    assert snapshot.script is not None
+    assert f"export PROFILE_NICE={expected}" in snapshot.script.splitlines()
