@@ -6,18 +6,19 @@ environment on an inherited file descriptor (`--env-fd`) and starts the argv wit
 empty environment, so nothing the user or the model put in the environment (LD_PRELOAD,
 PYTHONPATH, ...) reaches bwrap or the helper interpreter before confinement.
 
-Stage 1, bubblewrap: `/` read-only, writable roots bound read-write, `.git` / `.codex`
-(and a worktree's resolved gitdir and common dir) re-bound read-only, fresh /dev and
-/proc, new user/pid/ipc/uts/cgroup (and, without network, net) namespaces, a new session,
-death with the parent and no capabilities. The `.git` of a repository enclosing the
-working directory (and its worktree gitdirs), CODEX_HOME and the app-server socket directory
-(`/tmp/codex-daemon-<uid>`, when it exists) are re-bound read-only too when they lie under a
-writable root. A protected path that does not exist is covered by the sandbox's own empty
-read-only tmpfs, so it cannot be created; bubblewrap has to create the mount point in the
-real tree, shared between sandboxes through `sandbox_helper.placeholders`
-and removed by the last one on the machine (`LaunchPlan.release`). What the core executes
-next time (the interpreter's prefix, the three packages, bwrap) is re-bound read-only when
-it lies under a writable root.
+Stage 1, bubblewrap: `/` read-only, writable roots bound read-write, `PROTECTED_SUBDIRS`
+(`.git`, `.codex`, `.agents`, `.aws`; and a worktree's resolved gitdir and common dir)
+re-bound read-only, fresh /dev and /proc, new user/pid/ipc/uts/cgroup (and, without network,
+net) namespaces, a new session, death with the parent and no capabilities. The `.git` of a
+repository enclosing the working directory (and its worktree gitdirs), CODEX_HOME and the
+app-server socket directory (`/tmp/codex-daemon-<uid>`, when it exists) are re-bound
+read-only too when they lie under a writable root. A protected path that does not exist is
+covered by the sandbox's own empty read-only tmpfs, so it cannot be created; bubblewrap has
+to create the mount point in the real tree, shared between sandboxes through
+`sandbox_helper.placeholders` and removed by the last one on the machine
+(`LaunchPlan.release`). One that is a symlink to nothing refuses the launch
+(`ProtectedPathError`). What the core executes next time (the interpreter's prefix, the
+three packages, bwrap) is re-bound read-only when it lies under a writable root.
 
 Without user namespaces the helper runs directly (Landlock + seccomp only; see
 `sandbox_helper.linux`).
@@ -197,6 +198,20 @@ def executed_paths(python: str, bwrap: str | None) -> list[str]:
     return [p for p in dict.fromkeys(os.path.realpath(p) for p in paths) if os.path.exists(p)]
 
 
+class ProtectedPathError(OSError):
+    """A protected name (`.git`, `.codex`, `.agents`, `.aws`) at the top of a writable root is
+    a symlink to nothing: the sandbox could neither re-bind its target read-only nor cover the
+    name, and a command could create the target and write through the link, so nothing runs
+    (codex-rust 0.169 refuses every symlinked protected path the same way)."""
+
+    def __init__(self, path: str) -> None:
+        """The message names `path`; one line."""
+        super().__init__(
+            f"cannot keep {path} read-only in the sandbox: it is a symlink to a path that "
+            "does not exist"
+        )
+
+
 class LaunchPlan:
     """The argv to start (with an empty environment) and the placeholders it holds.
 
@@ -269,6 +284,8 @@ def plan_launch(
     for root in roots:
         for name in PROTECTED_SUBDIRS:
             path = os.path.join(root, name)
+            if os.path.islink(path) and not os.path.exists(path):
+                raise ProtectedPathError(path)
             if not os.path.lexists(path) or placeholders.is_registered(registry, path):
                 absent.append(path)
         protected += git_metadata(root)

@@ -11,10 +11,11 @@ DANGER_FULL_ACCESS = "danger-full-access"
 MODES = (READ_ONLY, WORKSPACE_WRITE, DANGER_FULL_ACCESS)
 
 # Directories that stay read-only even inside a writable root: git metadata (hooks and
-# config run code), per-project codex settings, and `.agents` (the skills and plugin
-# marketplace a later session loads) — codex-rust 0.169 fences the same three, also where
-# they do not exist yet (tests/security/test_protected_agents_dir.py).
-PROTECTED_SUBDIRS = (".git", ".codex", ".agents")
+# config run code), per-project codex settings, `.agents` (the skills and plugin marketplace
+# a later session loads) and `.aws` (AWS config: `credential_process` runs a command) —
+# codex-rust 0.169 fences the same four in every writable root, also where they do not exist
+# yet (tests/security/test_protected_agents_dir.py, test_protected_aws_dir.py).
+PROTECTED_SUBDIRS = (".git", ".codex", ".agents", ".aws")
 
 
 class PolicyError(ValueError):
@@ -157,7 +158,7 @@ def parse_policy(text: str) -> HelperPolicy:
 def writable_roots(policy: HelperPolicy, cwd: str, env: Mapping[str, str]) -> list[WritableRoot]:
     """Directories writable under `policy`: cwd, configured roots, /tmp and $TMPDIR.
 
-    Relative configured roots resolve against `cwd`. Each root lists `.git` and `.codex`
+    Relative configured roots resolve against `cwd`. Each root lists `PROTECTED_SUBDIRS`
     below it as read-only candidates; callers check which exist. Read-only and full-access
     policies have no writable roots (full access needs none).
     """

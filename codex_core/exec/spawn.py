@@ -130,15 +130,19 @@ class _Launch:
             self.env = env
             return
         self.env_fd = env_memfd(env)
-        plan = linux_launch_plan(
-            params.command,
-            helper,
-            cwd,
-            env,
-            self.env_fd,
-            controlling_tty=controlling_tty,
-            writable_files=params.writable_files,
-        )
+        try:
+            plan = linux_launch_plan(
+                params.command,
+                helper,
+                cwd,
+                env,
+                self.env_fd,
+                controlling_tty=controlling_tty,
+                writable_files=params.writable_files,
+            )
+        except OSError:  # e.g. a protected name that is a symlink to nothing
+            self.close_env_fd()
+            raise
         self.file_fds = tuple(fd for fd, _ in params.writable_files)
         if not plan.uses_bwrap and not _Launch.warned_no_userns:
             _Launch.warned_no_userns = True

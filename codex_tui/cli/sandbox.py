@@ -216,7 +216,12 @@ def _run_linux(policy: HelperPolicy, command: list[str]) -> int:
     if not policy.has_network:
         env[NETWORK_DISABLED_ENV.encode()] = b"1"
     fd = launch.env_memfd(env)
-    plan = launch.plan_launch(command, policy, os.getcwd(), dict(os.environ), env_fd=fd)
+    try:
+        plan = launch.plan_launch(command, policy, os.getcwd(), dict(os.environ), env_fd=fd)
+    except launch.ProtectedPathError as err:  # exit 1 with one line, as 0.169
+        os.close(fd)
+        sys.stderr.write(f"codex sandbox: {err}\n")
+        return 1
     if not plan.uses_bwrap:
         sys.stderr.write(launch.NO_USERNS_WARNING + "\n")
     if not plan.holds:

@@ -62,12 +62,16 @@ def test_policy_roots_include_cwd_extra_tmp_and_tmpdir_with_protected_subdirs() 
     policy = HelperPolicy("workspace-write", ("/data", "rel"))
     roots = writable_roots(policy, "/work", {"TMPDIR": "/var/tmp/me/"})
     assert roots == [
-        WritableRoot("/work", ("/work/.git", "/work/.codex", "/work/.agents")),
-        WritableRoot("/data", ("/data/.git", "/data/.codex", "/data/.agents")),
-        WritableRoot("/work/rel", ("/work/rel/.git", "/work/rel/.codex", "/work/rel/.agents")),
-        WritableRoot("/tmp", ("/tmp/.git", "/tmp/.codex", "/tmp/.agents")),
+        WritableRoot("/work", ("/work/.git", "/work/.codex", "/work/.agents", "/work/.aws")),
+        WritableRoot("/data", ("/data/.git", "/data/.codex", "/data/.agents", "/data/.aws")),
         WritableRoot(
-            "/var/tmp/me", ("/var/tmp/me/.git", "/var/tmp/me/.codex", "/var/tmp/me/.agents")
+            "/work/rel",
+            ("/work/rel/.git", "/work/rel/.codex", "/work/rel/.agents", "/work/rel/.aws"),
+        ),
+        WritableRoot("/tmp", ("/tmp/.git", "/tmp/.codex", "/tmp/.agents", "/tmp/.aws")),
+        WritableRoot(
+            "/var/tmp/me",
+            ("/var/tmp/me/.git", "/var/tmp/me/.codex", "/var/tmp/me/.agents", "/var/tmp/me/.aws"),
         ),
     ]
 

@@ -68,8 +68,10 @@ def test_seatbelt_missing_codex_dir_is_fenced_so_it_cannot_be_created(tmp_path: 
     roots = canonical_roots(HelperPolicy("workspace-write"), str(tmp_path), {})
     real = str(tmp_path.resolve())
     assert not (tmp_path / ".codex").exists()
-    # .git, .codex and .agents (what a later session loads), fenced although absent
-    assert roots[0] == WritableRoot(real, (f"{real}/.git", f"{real}/.codex", f"{real}/.agents"))
+    # .git, .codex, .agents and .aws (what a later session or tool loads), fenced although absent
+    assert roots[0] == WritableRoot(
+        real, (f"{real}/.git", f"{real}/.codex", f"{real}/.agents", f"{real}/.aws")
+    )
     profile, params = build_profile(HelperPolicy("workspace-write"), roots[:1])
     assert params["WRITABLE_ROOT_0_RO_1"] == f"{real}/.codex"
     assert '(require-not (subpath (param "WRITABLE_ROOT_0_RO_1")))' in profile
