@@ -122,7 +122,7 @@ def test_app_server_child_resuming_an_unknown_thread_says_why_in_one_line(
         return str(caught.value)
 
     assert asyncio.run(run()) == (
-        "Invalid request: no rollout found for thread id 0199a213-81c0-7800-8aa1-bbab2a035a53"
+        "no rollout found for thread id 0199a213-81c0-7800-8aa1-bbab2a035a53"
     )
 
 

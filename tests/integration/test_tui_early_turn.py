@@ -165,7 +165,7 @@ def test_no_early_turn_when_the_thread_is_refused(
         await asyncio.wait_for(asyncio.to_thread(process.wait), WAIT)
         return str(caught.value)
 
-    assert asyncio.run(run()) == f"Invalid request: no rollout found for thread id {UNKNOWN}"
+    assert asyncio.run(run()) == f"no rollout found for thread id {UNKNOWN}"
     methods = [json.loads(line).get("method") for line in _lines(tmp_path / "input.jsonl")]
     assert methods == ["initialize", "initialized", "thread/resume"]
     assert model_server.requests == []

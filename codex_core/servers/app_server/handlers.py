@@ -74,13 +74,19 @@ async def _load(
     build_thread_models()
     config = load_thread_config(server.cli_overrides, params, server.flags)
     session = await start_session(config, resume, session_source(server.client_name))
-    loaded = LoadedThread(session, config, Translator(session.session_id), forked_from=forked_from)
+    loaded = LoadedThread(
+        session,
+        config,
+        Translator(session.session_id),
+        forked_from=forked_from,
+        recorded=resume is not None,
+    )
     server.adopt(loaded)
     return loaded
 
 
-def _find_path(server: ServerContext, thread_id: str) -> Path:
-    return rollout_path_of(server.threads, thread_id)
+def _find_path(server: ServerContext, thread_id: str, *, written: bool = False) -> Path:
+    return rollout_path_of(server.threads, thread_id, written=written)
 
 
 async def thread_start(
@@ -95,10 +101,12 @@ async def thread_start(
 async def thread_resume(
     server: ServerContext, params: m.ThreadResumeParams
 ) -> m.ThreadSessionResponse:
-    """Load a persisted thread (or return the loaded one) with its turns."""
+    """Load a persisted thread (or return the loaded one) with its turns; a thread without
+    turns (nothing recorded yet) is 0.169's `no rollout found` error."""
+    path = _find_path(server, params.threadId, written=True)
     loaded = server.threads.get(params.threadId)
     if loaded is None:
-        loaded = await _load(server, params, _find_path(server, params.threadId))
+        loaded = await _load(server, params, path)
     else:  # loaded by another connection (or this one): this client watches it too
         server.subscribe(loaded)
     thread = loaded.thread()
@@ -113,7 +121,7 @@ async def thread_fork(server: ServerContext, params: m.ThreadForkParams) -> m.Th
     from codex_core.frontend import find_codex_home
     from codex_core.rollout import fork_rollout
 
-    source = _find_path(server, params.threadId)
+    source = _find_path(server, params.threadId, written=True)
     try:
         copy = fork_rollout(find_codex_home(), source, None)
     except OSError as err:

@@ -81,6 +81,8 @@ class LoadedThread:
     translator: Translator
     created_at: int = field(default_factory=lambda: int(time.time()))
     forked_from: str | None = None
+    recorded: bool = False
+    """Loaded from a rollout (resumed or forked): it has history, not only its session_meta."""
     running: bool = False
     pump: asyncio.Task[None] | None = None
     stopped: asyncio.Event = field(default_factory=asyncio.Event)
@@ -168,16 +170,26 @@ def session_source(client_name: str) -> str:
     return "cli" if client_name == TUI_CLIENT else SESSION_SOURCE
 
 
-def rollout_path_of(threads: dict[str, LoadedThread], thread_id: str) -> Path:
-    """The rollout of a loaded or recorded (not archived) thread, or the invalid-request error."""
+def rollout_path_of(
+    threads: dict[str, LoadedThread], thread_id: str, *, written: bool = False
+) -> Path:
+    """The rollout of a loaded or recorded (not archived) thread, or 0.169's -32600 error
+    `no rollout found for thread id ID` (no "Invalid request:" prefix). A loaded thread's
+    rollout is written at its first turn (or name) in 0.169 (ours writes its session_meta at
+    once); with `written` one without a turn or a name is that error too, as 0.169 answers `thread/resume` and `thread/fork` of a thread without
+    turns (its `thread/read`, `thread/archive` and `thread/name/set` take such a thread)."""
     from codex_core.frontend import NotASessionError, SessionNotFoundError, find_codex_home
-    from codex_core.frontend.sessions import find_session
-    from codex_core.servers.app_server.wire import invalid_request
+    from codex_core.frontend.sessions import find_session, thread_names_by_id
+    from codex_core.servers.app_server.wire import RpcError
 
     loaded = threads.get(thread_id)
     if loaded is not None and loaded.session.rollout_path is not None:
-        return loaded.session.rollout_path
+        if not written or loaded.recorded or loaded.translator.began_a_turn:
+            return loaded.session.rollout_path
+        if thread_names_by_id(find_codex_home()).get(thread_id):  # a name records it too
+            return loaded.session.rollout_path
+        raise RpcError(f"no rollout found for thread id {thread_id}")
     try:
         return find_session(find_codex_home(), thread_id).path
     except (SessionNotFoundError, NotASessionError):
-        raise invalid_request(f"no rollout found for thread id {thread_id}") from None
+        raise RpcError(f"no rollout found for thread id {thread_id}") from None

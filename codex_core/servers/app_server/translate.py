@@ -64,6 +64,8 @@ class Translator:
         self.thread_id = thread_id
         self.turns: dict[str, TurnState] = {}
         """Running turns by the id of the submission that started them."""
+        self.began_a_turn = False
+        """Whether a turn (or compaction or review) was submitted through this translator."""
         self._projection = items.Projection(self._new_id)
 
     def _new_id(self, kind: str, sub_id: str) -> str:
@@ -89,6 +91,7 @@ class Translator:
         its `review` label and prompt, as `review/start` does)."""
         state = TurnState(id=str(uuid.uuid4()), input=wire_input, compact=compact, review=review)
         self.turns[sub_id] = state
+        self.began_a_turn = True
         if compact:
             self._projection.compaction_submitted(sub_id)
         if review is not None:
