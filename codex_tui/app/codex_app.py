@@ -101,12 +101,11 @@ class CodexApp(App[ExitSummary]):
             from codex_tui.app.screens.trust import TrustScreen
 
             answer = await self.push_screen_wait(TrustScreen(trust))
-            if trust.restricted:  # nothing to record; "leave" ends the app
-                if not answer:
-                    self.exit()
-                    return
-            else:
-                self.boot.record_trust(answer)
+            if not answer:  # leave, recording nothing (0.169 offers no "do not trust")
+                self.exit()
+                return
+            if not trust.restricted:  # opening restricted keeps the recorded decision
+                self.boot.record_trust(True)
         key_request = self.boot.key_request()
         if key_request is not None:
             from codex_tui.app.screens.api_key import ApiKeyScreen

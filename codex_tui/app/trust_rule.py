@@ -6,7 +6,9 @@ directory itself, for its repository's root or (a linked worktree) for its main 
 root. A level recorded for any other ancestor does not count (a trusted parent of a
 repository is asked about again), and neither do the command line's `-s`, `-a`, `-c`,
 `--dangerously-bypass-approvals-and-sandbox`: the question comes with them too. Outside a
-git work tree it never asks. `codex resume` and `codex fork` ask as a plain launch does.
+git work tree it never asks. `codex resume` and `codex fork` ask as a plain launch does. The
+question offers trust (recorded) or leave (nothing recorded), no "do not trust" answer
+(tests/e2e/test_tui_trust_leave.py).
 
 A folder recorded `untrusted` (git or not) gets, on every launch, a screen that only offers to
 open it restricted or to leave; opening records nothing (0.169's "Open restricted",

@@ -85,3 +85,42 @@ def test_trust_question_where_0169_asks(
         for who, binary in (("rust", rust_bin), ("ours", str(codex_bin))):
             seen = _first_screen(binary, [*provider, *flags], cwd, shared_home, ASKED[who])
             assert seen == expected, f"{who} in {case}"
+
+
+def _leave(binary: str, args: list[str], cwd: Path, home: Path, asked: str) -> None:
+    """Answer the trust question with its second choice."""
+    env = {**os.environ, "CODEX_HOME": str(home), "TERM": "xterm-256color"}
+    env["OPENAI_API_KEY"] = "sk-test"
+    child = pexpect.spawn(
+        binary, args, cwd=str(cwd), env=env, dimensions=(30, 110), encoding="utf-8"
+    )
+    screen = pyte.Screen(110, 30)
+    stream = pyte.Stream(screen)
+    deadline = time.monotonic() + 30
+    try:
+        while asked not in "\n".join(screen.display):
+            assert time.monotonic() < deadline, "\n".join(screen.display)
+            try:
+                stream.feed(child.read_nonblocking(65536, timeout=0.3))
+            except pexpect.TIMEOUT:
+                continue
+        child.send("2")
+        time.sleep(SETTLE)
+    finally:
+        child.terminate(force=True)
+
+
+def test_second_choice_records_no_trust_as_0169(
+    rust_bin: str, codex_bin: Path, shared_home: Path, tmp_path: Path
+) -> None:
+    """0.169 offers trust or leave (to its agent command center), no "do not trust": its
+    second choice writes nothing, and neither does ours (which quits)."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True, timeout=30)
+    with ModelServer() as server:
+        provider = [*server.cli_flags(), "-c", f'model="{MODEL}"']
+        for who, binary in (("rust", rust_bin), ("ours", str(codex_bin))):
+            (shared_home / "config.toml").write_text(NOTICE)
+            _leave(binary, provider, repo, shared_home, ASKED[who])
+            assert (shared_home / "config.toml").read_text() == NOTICE, who

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.message import Message
 
 from codex_core.protocol import (
@@ -345,16 +346,30 @@ def _paste(text: str) -> Message:
     return Paste(text)
 
 
-async def test_trust_screen_records_decision_before_session() -> None:
+async def test_trust_screen_records_trust_before_session() -> None:
     boot = FakeBoot(trust=TrustRequest(directory="~/project", is_git_repo=True))
     app, _ = make_app(boot)
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         assert boot.starts == []
-        await pilot.press("2")
+        await pilot.press("1")
         await settle(pilot)
-        assert boot.trust_answers == [False]
+        assert boot.trust_answers == [True]
         assert boot.starts == [None]
+
+
+@pytest.mark.parametrize("key", ["2", "n", "escape"])
+async def test_trust_screen_leaving_records_nothing_and_starts_no_session(key: str) -> None:
+    # 0.169 offers trust or leave (back to its agent command center): no "do not trust".
+    boot = FakeBoot(trust=TrustRequest(directory="~/project", is_git_repo=True))
+    app, _ = make_app(boot)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press(key)
+        await settle(pilot)
+        assert boot.trust_answers == []
+        assert boot.starts == []
+    assert app.return_code in (0, None)
 
 
 async def test_api_key_screen_saves_pasted_key() -> None:

@@ -1,5 +1,7 @@
-"""First run in a directory: ask whether Codex may work here without asking for every edit;
-in a folder recorded untrusted, offer to open it restricted."""
+"""First run in a git project: trust it and continue, or leave (nothing recorded); in a folder
+recorded untrusted, open it restricted or leave. Codex CLI 0.169 offers the same two ways on
+both screens (trust / "Open restricted", or back to its agent command center), with no "do not
+trust" answer (tests/fixtures/tui_policies_0169.json)."""
 
 from __future__ import annotations
 
@@ -15,14 +17,13 @@ from codex_tui.app.widgets.marked_list import MarkedOptionList, numbered
 
 
 class TrustScreen(Screen[bool]):
-    """Dismisses with True (trust) or False (don't: recorded untrusted); quits on ctrl+c. For
-    a folder recorded untrusted (`request.restricted`): True opens it restricted, False
-    leaves."""
+    """Dismisses with True (trust; for a folder recorded untrusted, `request.restricted`: open
+    it restricted) or False (leave: nothing is recorded); quits on ctrl+c."""
 
     CSS_PATH = "trust.tcss"
     BINDINGS = [
-        Binding("1,y", "choose(True)", "trust", show=False),
-        Binding("2,n", "choose(False)", "don't trust", show=False),
+        Binding("1,y", "choose(True)", "continue", show=False),
+        Binding("2,n,escape", "choose(False)", "leave", show=False),
         Binding("ctrl+c,ctrl+d", "app.quit", "quit", show=False, priority=True),
     ]
 
@@ -34,36 +35,28 @@ class TrustScreen(Screen[bool]):
         if self.request.restricted:
             yield from self._compose_restricted()
             return
-        where = "this folder" if not self.request.is_git_repo else "this repository"
         intro = Content.assemble(
             (">_ ", "$text-muted"),
             ("You are running Codex in ", "bold"),
             (self.request.directory, "bold $accent"),
             "\n\n",
-            f"Codex can edit files and run commands in {where} without asking first, "
-            "inside a sandbox that keeps changes to this folder. Only allow that for "
-            "code you trust.",
+            "Trusting this folder lets Codex read, edit and run its files under your approval "
+            "settings, and lets the folder's own Codex settings run commands, even before you "
+            "ask anything. Trust it only if you trust its contents. Your answer is saved.",
         )
         with Vertical(id="trust"):
             yield Static(intro, id="trust-intro")
             yield MarkedOptionList(
                 *numbered(
                     [
-                        (
-                            "trust",
-                            Content(
-                                "Yes, let Codex work in this folder without asking for approval"
-                            ),
-                        ),
-                        ("no-trust", Content("No, ask me before edits and commands")),
+                        ("trust", Content("Yes, trust this folder and continue")),
+                        ("no-trust", Content("No, quit without trusting it")),
                     ]
                 ),
                 id="trust-options",
             )
             yield Static(
-                Content.assemble(
-                    ("enter", "bold"), " to confirm · ", ("ctrl+c", "bold"), " to quit"
-                ),
+                Content.assemble(("enter", "bold"), " to confirm · ", ("esc", "bold"), " to quit"),
                 id="trust-hint",
             )
 
@@ -84,9 +77,7 @@ class TrustScreen(Screen[bool]):
                 id="trust-options",
             )
             yield Static(
-                Content.assemble(
-                    ("enter", "bold"), " to confirm · ", ("ctrl+c", "bold"), " to quit"
-                ),
+                Content.assemble(("enter", "bold"), " to confirm · ", ("esc", "bold"), " to quit"),
                 id="trust-hint",
             )
 
