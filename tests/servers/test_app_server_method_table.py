@@ -17,6 +17,15 @@ LAZY = [
     "codex_core.servers.app_server.mcp_status",
     "codex_core.servers.app_server.model_tui",
     "codex_core.servers.app_server.model_extensions",
+    # the message history's methods (a TUI's first turn asks for the metadata)
+    "codex_core.servers.app_server.history_methods",
+    # the queue's methods, its wire models and SQLite (a thread's start only asks whether a
+    # queue file exists); the session listing (thread/list, thread/read)
+    "codex_core.servers.app_server.queue_methods",
+    "codex_core.servers.app_server.queue_models",
+    "codex_core.servers.app_server.queue_store",
+    "sqlite3",
+    "codex_core.frontend.sessions",
 ]
 
 
@@ -49,6 +58,26 @@ def test_the_tui_methods_load_on_first_call_under_their_names() -> None:
 
     assert list(TUI_METHOD_NAMES) == list(TUI_METHODS)
     names = list(SERVED)
-    assert SERVED["history/metadata/read"] == TUI_METHODS["history/metadata/read"]
+    assert SERVED["thread/undo"] == TUI_METHODS["thread/undo"]
     assert list(SERVED) == names
     assert TUI_ONLY == {BackgroundMessageNotification.METHOD}
+
+
+def test_the_history_and_queue_methods_load_on_first_call_under_their_names() -> None:
+    from codex_core.servers.app_server.handlers import (
+        HISTORY_METHOD_NAMES,
+        QUEUE_METHOD_NAMES,
+        SERVED,
+    )
+    from codex_core.servers.app_server.history_methods import HISTORY_METHODS
+    from codex_core.servers.app_server.queue_methods import QUEUE_METHODS
+
+    assert list(HISTORY_METHOD_NAMES) == list(HISTORY_METHODS)
+    assert list(QUEUE_METHOD_NAMES) == list(QUEUE_METHODS)
+    names = list(SERVED)
+    assert SERVED["history/metadata/read"] == HISTORY_METHODS["history/metadata/read"]
+    assert SERVED["thread/queue/list"] == QUEUE_METHODS["thread/queue/list"]
+    assert list(SERVED) == names
+    # the order clients see in an unknown method's error: the queue's, the TUI's, the history's
+    assert names[-len(HISTORY_METHODS) :] == list(HISTORY_METHODS)
+    assert names.index("thread/queue/start") < names.index("review/start")

@@ -6,7 +6,6 @@ import platform
 from pathlib import Path
 
 from codex_core import __version__
-from codex_core.frontend.sessions import thread_names_by_id
 from codex_core.protocol import (
     CompactOp,
     InterruptOp,
@@ -19,7 +18,6 @@ from codex_core.servers.app_server.method_table import Entry, Loader, MethodTabl
 from codex_core.servers.app_server.model_build import build_thread_models
 from codex_core.servers.app_server.model_thread import sandbox_from_wire
 from codex_core.servers.app_server.persisted import thread_from_rollout, thread_from_summary
-from codex_core.servers.app_server.queue_methods import QUEUE_METHODS
 from codex_core.servers.app_server.threads import (
     LoadedThread,
     load_thread_config,
@@ -137,6 +135,7 @@ async def thread_fork(server: ServerContext, params: m.ThreadForkParams) -> m.Th
 async def thread_list(server: ServerContext, params: m.ThreadListParams) -> m.ThreadListResponse:
     """Recorded threads, newest first, paged and filtered by cwd, archive state, provider."""
     from codex_core.frontend import find_codex_home
+    from codex_core.frontend.sessions import thread_names_by_id
     from codex_core.rollout import InvalidCursorError, list_sessions
 
     cwds: list[str | None] = [params.cwd] if isinstance(params.cwd, str) else [*(params.cwd or [])]
@@ -176,6 +175,7 @@ async def thread_read(server: ServerContext, params: m.ThreadReadParams) -> m.Th
     """A thread's metadata (its name from session_index.jsonl) and, with `includeTurns`, its
     turns."""
     from codex_core.frontend import find_codex_home
+    from codex_core.frontend.sessions import thread_names_by_id
 
     path = _find_path(server, params.threadId)
     loaded = server.threads.get(params.threadId)
@@ -357,6 +357,28 @@ def _tui() -> dict[str, Entry]:
     return dict(TUI_METHODS)
 
 
+def _queue() -> dict[str, Entry]:
+    from codex_core.servers.app_server.queue_methods import QUEUE_METHODS
+
+    return dict(QUEUE_METHODS)
+
+
+def _history() -> dict[str, Entry]:
+    from codex_core.servers.app_server.history_methods import HISTORY_METHODS
+
+    return dict(HISTORY_METHODS)
+
+
+QUEUE_METHOD_NAMES = (
+    "thread/queue/add",
+    "thread/queue/list",
+    "thread/queue/update",
+    "thread/queue/delete",
+    "thread/queue/reorder",
+    "thread/queue/start",
+)
+"""`queue_methods.QUEUE_METHODS`' names, in its order: the module, the queue's wire models
+and SQLite load on the first call of one of them."""
 TUI_METHOD_NAMES = (
     "review/start",
     "mcpServerStatus/list",
@@ -364,15 +386,20 @@ TUI_METHOD_NAMES = (
     "thread/backgroundTerminals/list",
     "thread/backgroundTerminals/terminate",
     "thread/backgroundTerminals/clean",
-    "history/metadata/read",
-    "history/entry/read",
-    "history/append",
 )
 """`tui_methods.TUI_METHODS`' names, in its order: the module (and the models and MCP status
 code it imports) loads on the first call of one of them."""
+HISTORY_METHOD_NAMES = ("history/metadata/read", "history/entry/read", "history/append")
+"""`history_methods.HISTORY_METHODS`' names: a TUI launched with a prompt asks for the
+history's metadata before its first turn, so they load apart from the TUI's other methods."""
 
 SERVED = MethodTable(
-    [*_TABLE, *QUEUE_METHODS.items(), *((name, _tui) for name in TUI_METHOD_NAMES)]
+    [
+        *_TABLE,
+        *((name, _queue) for name in QUEUE_METHOD_NAMES),
+        *((name, _tui) for name in TUI_METHOD_NAMES),
+        *((name, _history) for name in HISTORY_METHOD_NAMES),
+    ]
 )
 """What a connection answers: METHODS, the experimental ones and those the TUI needs (left
 out of the schema)."""

@@ -126,33 +126,6 @@ class BackgroundTerminalsStoppedResponse(WireModel):
     unknownProcessId: str | None = None
 
 
-class HistoryEntryReadParams(ParamsModel):
-    """`history/entry/read`: one line of the message history (↑ in the composer)."""
-
-    logId: int
-    offset: int
-
-
-class HistoryEntryReadResponse(WireModel):
-    """The entry's text (None past the end, or for another history file)."""
-
-    entry: str | None = None
-
-
-class HistoryAppendParams(ParamsModel):
-    """`history/append`: record a message the user sent in the thread's history file."""
-
-    threadId: str
-    text: str
-
-
-class HistoryMetadata(WireModel):
-    """Where the thread's ↑ recall reads from (a `thread/start`/`resume` extension)."""
-
-    logId: int
-    entryCount: int
-
-
 # ------------------------------------------------------------------ notifications
 
 

@@ -6,10 +6,10 @@ import time
 import uuid
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from codex_core import __version__
-from codex_core.rollout import SessionSummary, reconstruct
+from codex_core.rollout import reconstruct
 from codex_core.rollout.reader import read_rollout
 from codex_core.servers.app_server import model_items as items
 from codex_core.servers.app_server.convert import command_actions, command_line, file_changes
@@ -21,6 +21,9 @@ from codex_core.servers.app_server.model_thread import (
     ThreadStatus,
     Turn,
 )
+
+if TYPE_CHECKING:
+    from codex_core.rollout import SessionSummary  # loads the listing and its SQLite catalog
 
 SOURCES = {"cli", "vscode", "exec", "appServer"}
 

@@ -16,9 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from codex_core.servers.app_server import thread_queue as q
+from codex_core.servers.app_server import queue_models as q
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.model_methods import EmptyResponse
+from codex_core.servers.app_server.thread_queue import start_turn
 from codex_core.servers.app_server.threads import rollout_path_of
 from codex_core.servers.app_server.wire import (
     INTERNAL_ERROR,
@@ -117,7 +118,7 @@ async def queue_start(
     submission = hub.queues.take(params.threadId, params.queuedSubmissionId, hub.notify)
     if submission is None:
         raise invalid_request("no queued submission to start")
-    turn = await q.start_turn(loaded, submission.input, submission.clientUserMessageId)
+    turn = await start_turn(loaded, submission.input, submission.clientUserMessageId)
     return q.ThreadQueueStartResponse(turn=turn)
 
 

@@ -18,12 +18,14 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sqlite3
 import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import sqlite3
 
 log = logging.getLogger(__name__)
 
@@ -148,6 +150,8 @@ class QueueStore:
         Raises:
             QueueStoreError: The file is unusable.
         """
+        import sqlite3  # on first use: a thread's start only asks whether the file exists
+
         self.path = path
         try:
             if path is not None:

@@ -6,6 +6,9 @@ loaded here (resumed), then runs, one turn per message in the order queued. Ever
 thread's queue is notified as `thread/queue/changed`. The queue is kept in CODEX_HOME's
 `queue_1.sqlite` (queue_store), as 0.169 keeps it, so it outlives the server; the turn a
 message starts shows its client message id as the userMessage item's `clientId`.
+
+What a thread's start asks (whether a message waits for it) needs neither the queue's wire
+models (`queue_models`) nor SQLite when CODEX_HOME has no queue file: both load on first use.
 """
 
 from __future__ import annotations
@@ -13,139 +16,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from pathlib import Path
-
-from pydantic import Field, ValidationError
+from typing import TYPE_CHECKING
 
 from codex_core.protocol import UserTurnOp
 from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.model_thread import Turn
-from codex_core.servers.app_server.queue_store import QueuedRow, QueueStore, file_of, open_store
 from codex_core.servers.app_server.threads import LoadedThread
 from codex_core.servers.app_server.user_input import core_input
-from codex_core.servers.app_server.wire import ParamsModel, WireModel
 
-
-class ThreadQueueAddParams(ParamsModel):
-    """`thread/queue/add`: a message to run as one of the thread's next turns."""
-
-    threadId: str
-    input: list[w.UserInput]
-    clientUserMessageId: str
-    responsesapiClientMetadata: dict[str, str] | None = None
-
-
-class QueuedSubmission(WireModel):
-    """A queued message: its id (the server's), the client's message id and the input."""
-
-    id: str
-    clientUserMessageId: str
-    input: list[w.UserInput]
-    responsesapiClientMetadata: dict[str, str] | None = None
-
-    def row(self) -> QueuedRow:
-        """The message as the queue file stores it."""
-        content = [entry.model_dump(mode="json") for entry in self.input]
-        return QueuedRow(
-            self.id, self.clientUserMessageId, content, self.responsesapiClientMetadata
-        )
-
-
-def _submission(row: QueuedRow) -> QueuedSubmission | None:
-    """A stored message on the wire; None (logged) when its input is not valid UserInput."""
-    try:
-        return QueuedSubmission.model_validate(
-            {
-                "id": row.id,
-                "clientUserMessageId": row.client_id,
-                "input": row.content,
-                "responsesapiClientMetadata": row.metadata,
-            }
-        )
-    except ValidationError:
-        log.warning("queued item %s has input this codex cannot read; skipped", row.id)
-        return None
-
-
-class ThreadQueueAddResponse(WireModel):
-    """The queued message."""
-
-    queuedSubmission: QueuedSubmission
-
-
-class ThreadQueueChangedNotification(n.ServerMessage):
-    """A thread's queue gained or lost a message."""
-
-    METHOD = "thread/queue/changed"
-    threadId: str
-
-
-class ThreadQueueListParams(ParamsModel):
-    """`thread/queue/list`."""
-
-    threadId: str
-    cursor: str | None = None
-    limit: int | None = None
-
-
-class ThreadQueueListResponse(WireModel):
-    """The messages waiting, oldest first."""
-
-    data: list[QueuedSubmission] = Field(default_factory=list)
-    nextCursor: str | None = None
-
-
-class ThreadQueueDeleteParams(ParamsModel):
-    """`thread/queue/delete`: drop a waiting message."""
-
-    threadId: str
-    queuedSubmissionId: str
-
-
-class ThreadQueueDeleteResponse(WireModel):
-    """Whether a message was dropped."""
-
-    deleted: bool
-
-
-class ThreadQueueUpdateParams(ParamsModel):
-    """`thread/queue/update`: replace a waiting message's input."""
-
-    threadId: str
-    queuedSubmissionId: str
-    input: list[w.UserInput]
-    responsesapiClientMetadata: dict[str, str] | None = None
-
-
-class ThreadQueueUpdateResponse(WireModel):
-    """The updated message."""
-
-    queuedSubmission: QueuedSubmission
-
-
-class ThreadQueueReorderParams(ParamsModel):
-    """`thread/queue/reorder`: the waiting messages' new order (by id)."""
-
-    threadId: str
-    queuedSubmissionIds: list[str]
-
-
-class ThreadQueueReorderResponse(WireModel):
-    """Empty."""
-
-
-class ThreadQueueStartParams(ParamsModel):
-    """`thread/queue/start`: run one waiting message (the oldest by default) now."""
-
-    threadId: str
-    queuedSubmissionId: str | None = None
-
-
-class ThreadQueueStartResponse(WireModel):
-    """The turn the message started."""
-
-    turn: Turn
-
+if TYPE_CHECKING:
+    from codex_core.servers.app_server.queue_models import (
+        QueuedSubmission,
+        ThreadQueueUpdateParams,
+    )
+    from codex_core.servers.app_server.queue_store import QueueStore
 
 Notify = Callable[[str, n.ServerMessage], None]
 log = logging.getLogger(__name__)
@@ -159,6 +44,12 @@ async def start_turn(
     turn = loaded.translator.begin_turn(sub_id, list(wire_input), compact=False)
     loaded.translator.turns[sub_id].client_id = client_id or None
     return turn
+
+
+def _changed(thread_id: str) -> n.ServerMessage:
+    from codex_core.servers.app_server.queue_models import ThreadQueueChangedNotification
+
+    return ThreadQueueChangedNotification(threadId=thread_id)
 
 
 class ThreadQueues:
@@ -182,12 +73,16 @@ class ThreadQueues:
     @property
     def _store(self) -> QueueStore:
         if self._opened is None:
+            from codex_core.servers.app_server.queue_store import open_store
+
             self._opened = open_store(self._home())
         return self._opened
 
     def _nothing_queued(self) -> bool:
         """No queue file yet (nor one open): reading needs no file created (a thread's
         start asks; creating the file costs ~60 ms on a busy disk)."""
+        from codex_core.servers.app_server.queue_store import file_of
+
         home = self._home()
         return self._opened is None and home is not None and not file_of(home).exists()
 
@@ -195,12 +90,14 @@ class ThreadQueues:
         """The messages waiting for a thread, oldest first."""
         if self._nothing_queued():
             return []
-        return [s for s in map(_submission, self._store.waiting(thread_id)) if s is not None]
+        from codex_core.servers.app_server.queue_models import submission_of
+
+        return [s for s in map(submission_of, self._store.waiting(thread_id)) if s is not None]
 
     def add(self, thread_id: str, submission: QueuedSubmission, notify: Notify) -> None:
         """Queue a message (the caller starts it when the thread is idle)."""
         self._store.add(thread_id, submission.row())
-        notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
+        notify(thread_id, _changed(thread_id))
 
     def take(
         self, thread_id: str, submission_id: str | None, notify: Notify
@@ -212,8 +109,10 @@ class ThreadQueues:
             found = self._store.take(thread_id, submission_id)
             if found is None:
                 return None
-            notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
-            submission = _submission(found)
+            notify(thread_id, _changed(thread_id))
+            from codex_core.servers.app_server.queue_models import submission_of
+
+            submission = submission_of(found)
             if submission is not None or submission_id is not None:
                 return submission
 
@@ -228,7 +127,7 @@ class ThreadQueues:
                     changed.responsesapiClientMetadata = params.responsesapiClientMetadata
                 if not self._store.replace(thread_id, changed.row()):
                     return None
-                notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
+                notify(thread_id, _changed(thread_id))
                 return changed
         return None
 
@@ -237,7 +136,7 @@ class ThreadQueues:
         if not self._store.reorder(thread_id, ids):
             return False
         if ids:
-            notify(thread_id, ThreadQueueChangedNotification(threadId=thread_id))
+            notify(thread_id, _changed(thread_id))
         return True
 
     async def start_next(self, loaded: LoadedThread, notify: Notify) -> None:

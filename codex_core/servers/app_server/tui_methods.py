@@ -1,6 +1,7 @@
 """What the TUI asks beyond turns: 0.169's `review/start` and `mcpServerStatus/list`, and the
-codex extensions for what 0.169's schema has no method for (`/undo`, `/ps` and `/stop`, the
-message history's ↑ recall). Every client may call them (DESIGN.md, "codex extensions")."""
+codex extensions for what 0.169's schema has no method for (`/undo`, `/ps` and `/stop`; the
+message history's ↑ recall is `history_methods`'). Every client may call them (DESIGN.md,
+"codex extensions")."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from codex_core.protocol import (
 from codex_core.servers.app_server import model_tui as t
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.mcp_status import mcp_server_status_list
-from codex_core.servers.app_server.model_methods import EmptyResponse, ThreadIdParams
+from codex_core.servers.app_server.model_methods import ThreadIdParams
 from codex_core.servers.app_server.threads import LoadedThread
 from codex_core.servers.app_server.wire import ParamsModel, RpcError, invalid_request
 
@@ -128,30 +129,6 @@ async def terminals_clean(
     return _stopped(_terminal_op(server.thread(params.threadId), CleanBackgroundTerminalsOp()))
 
 
-async def history_metadata(server: ServerContext, params: ThreadIdParams) -> t.HistoryMetadata:
-    """Which history file the thread's ↑ recall reads, and how many entries it holds."""
-    log_id, count = server.thread(params.threadId).session.storage.history_metadata()
-    return t.HistoryMetadata(logId=log_id, entryCount=count)
-
-
-async def history_entry_read(
-    server: ServerContext, params: t.HistoryEntryReadParams
-) -> t.HistoryEntryReadResponse:
-    """One entry of the history file (None past its end)."""
-    loaded = next(iter(server.threads.values()), None)
-    if loaded is None:
-        raise invalid_request("no thread is loaded")
-    entry = loaded.session.storage.lookup_history(params.logId, params.offset)
-    return t.HistoryEntryReadResponse(entry=entry)
-
-
-async def history_append(server: ServerContext, params: t.HistoryAppendParams) -> EmptyResponse:
-    """Record a message the user sent (as the config's `history` settings allow)."""
-    loaded = server.thread(params.threadId)
-    loaded.session.storage.append_history(loaded.id, params.text)
-    return EmptyResponse()
-
-
 Handler = Callable[[ServerContext, Any], Awaitable[BaseModel]]
 TUI_METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
     "review/start": (t.ReviewStartParams, review_start),
@@ -163,9 +140,6 @@ TUI_METHODS: dict[str, tuple[type[ParamsModel], Handler]] = {
         terminals_terminate,
     ),
     "thread/backgroundTerminals/clean": (ThreadIdParams, terminals_clean),
-    "history/metadata/read": (ThreadIdParams, history_metadata),
-    "history/entry/read": (t.HistoryEntryReadParams, history_entry_read),
-    "history/append": (t.HistoryAppendParams, history_append),
 }
 """Served to every client; `review/start` and `mcpServerStatus/list` are 0.169's, the rest
 are codex extensions (left out of the generated schema, as the queue methods are)."""
