@@ -104,6 +104,9 @@ class _HttpServer(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Each SSE event is its own small write: with Nagle's algorithm on, the second one waits
+    # for the client's delayed ACK (~40 ms on loopback), a stall real API servers don't have.
+    disable_nagle_algorithm = True
     server: _HttpServer
 
     def do_POST(self) -> None:  # noqa: N802 (http.server naming)
