@@ -12,27 +12,12 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 ChosenApproval = Literal["untrusted", "on-failure", "on-request", "never"]
 """What config.toml's `approval_policy`, a profile and `-a` may say (0.169's choices)."""
 AskForApproval = Literal[ChosenApproval, "granular"]
-"""`granular` is the policy Codex 0.169's TUI gives a folder outside git with no trust decision
-(seen in its `/status`, "Workspace (granular)", and its permissions instructions): leaving the
-sandbox (`sandbox_approval`), `.rules` prompts (`rules`) and skill approvals are rejected
-without asking; MCP elicitations still ask. On the app-server wire it is
-`{"granular": {...}}` (GRANULAR_WIRE). Not a `-a` choice, as in 0.169."""
-GRANULAR_WIRE: dict[str, Any] = {
-    "granular": {
-        "sandbox_approval": False,
-        "rules": False,
-        "skill_approval": False,
-        "request_permissions": True,
-        "mcp_elicitations": True,
-    }
-}
-"""0.169's wire form of `granular` (the schema's GranularAskForApproval)."""
-
-
-def approval_wire(policy: str) -> Any:
-    """`policy` as 0.169 writes it on the app-server wire and in rollouts' `turn_context`:
-    `granular` as its object, the others as their names."""
-    return GRANULAR_WIRE if policy == "granular" else policy
+"""`granular` asks as `on-request` does, except for the kinds of request its settings
+(`GranularApproval`, carried beside the name) turn off: those are rejected without asking.
+config.toml says it as `approval_policy = { granular = { sandbox_approval = …, rules = …,
+mcp_elicitations = … } }`, the app-server wire as `{"granular": {...}}`, as Codex 0.169 does.
+Codex 0.169's TUI gives a folder outside git with no trust decision `granular` with
+`DEFAULT_GRANULAR` (seen in its `/status`, "Workspace (granular)"). Not a `-a` choice."""
 
 
 ReviewDecision = Literal["approved", "approved_for_session", "denied", "abort"]
@@ -64,6 +49,67 @@ class _Model(BaseModel):
     def to_wire(self) -> dict[str, Any]:
         """JSON-ready dict, unset optionals dropped."""
         return self.model_dump(mode="json", exclude_none=True)
+
+
+class GranularApproval(BaseModel):
+    """Which kinds of approval request `granular` still asks about (True) and which it rejects
+    without asking (False) — 0.169's GranularApprovalConfig: leaving the sandbox or writing
+    outside it (`sandbox_approval`), a `.rules` prompt (`rules`), a skill's approval
+    (`skill_approval`), a request for more permissions (`request_permissions`) and an MCP
+    server's question (`mcp_elicitations`). The first, second and last are required, as in
+    0.169; unknown keys are ignored."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True, defer_build=True, strict=True)
+
+    sandbox_approval: bool
+    rules: bool
+    skill_approval: bool = False
+    request_permissions: bool = False
+    mcp_elicitations: bool
+
+
+GRANULAR_SETTINGS = (
+    "sandbox_approval",
+    "rules",
+    "skill_approval",
+    "request_permissions",
+    "mcp_elicitations",
+)
+"""`GranularApproval`'s fields in 0.169's order."""
+DEFAULT_GRANULAR = GranularApproval.model_construct(  # no validator built at import
+    sandbox_approval=False,
+    rules=False,
+    skill_approval=False,
+    request_permissions=True,
+    mcp_elicitations=True,
+)
+"""What 0.169's TUI uses for a folder with no trust decision (tests/fixtures/tui_policies_0169.json)."""
+
+
+def granular_asks(
+    policy: str, granular: GranularApproval | None, kind: str = "sandbox_approval"
+) -> bool:
+    """Whether a request of `kind` (a `GranularApproval` field) may be put to the user under
+    `policy`: never under `never`, under `granular` when its setting says so, else yes."""
+    if policy == "never":
+        return False
+    if policy != "granular":
+        return True
+    return bool(getattr(granular or DEFAULT_GRANULAR, kind))
+
+
+def approval_wire(policy: str, granular: GranularApproval | None = None) -> Any:
+    """`policy` as 0.169 writes it on the app-server wire and in rollouts' `turn_context`:
+    `granular` as its object (`granular`'s settings, `DEFAULT_GRANULAR` without), the others as
+    their names."""
+    if policy != "granular":
+        return policy
+    settings = granular or DEFAULT_GRANULAR
+    return {"granular": {name: getattr(settings, name) for name in GRANULAR_SETTINGS}}
+
+
+GRANULAR_WIRE: dict[str, Any] = approval_wire("granular")
+"""0.169's wire form of the TUI's default `granular` (the schema's GranularAskForApproval)."""
 
 
 class ReadOnlyPolicy(_Model):

@@ -82,6 +82,7 @@ from typing import Literal
 
 from codex_core.command_safety import is_known_safe_command
 from codex_core.execpolicy import RuleDecision
+from codex_core.policies import GranularApproval, granular_asks
 from codex_core.protocol.common import AskForApproval, DangerFullAccessPolicy, SandboxPolicy
 from sandbox_helper.policy import WritableRoot, policy_from_mapping
 from sandbox_helper.policy import writable_roots as helper_writable_roots
@@ -112,13 +113,16 @@ class Reject:
 SafetyCheck = AutoApprove | AskUser | Reject
 
 _NEVER_ASK = "the approval policy is `never`, so nobody can approve it"
-_NO_ASKING = ("never", "granular")
-"""Policies under which leaving the sandbox, a `.rules` prompt or an edit outside the writable
-roots is rejected instead of asked about (`granular`: its sandbox and rules approvals are off)."""
+_GRANULAR_OFF = "the approval policy is `granular` with `{kind} = false`, so nobody is asked"
+"""Under `never` leaving the sandbox, a `.rules` prompt or an edit outside the writable roots is
+rejected instead of asked about; under `granular` so is each kind its settings turn off
+(`sandbox_approval` for the sandbox and the roots, `rules` for `.rules` prompts)."""
 
 
-def _nobody(approval_policy: AskForApproval) -> str:
-    """Why nobody is asked, naming the policy."""
+def _nobody(approval_policy: AskForApproval, kind: str = "sandbox_approval") -> str:
+    """Why nobody is asked, naming the policy (and for `granular` the setting)."""
+    if approval_policy == "granular":
+        return _GRANULAR_OFF.format(kind=kind)
     return _NEVER_ASK.replace("`never`", f"`{approval_policy}`")
 
 
@@ -132,6 +136,7 @@ def assess_command_safety(
     with_escalated_permissions: bool = False,
     sandbox_available: bool = True,
     rule_decision: RuleDecision | None = None,
+    granular: GranularApproval | None = None,
 ) -> SafetyCheck:
     """Decide whether a command runs, in which sandbox, or needs the user (see module table).
 
@@ -146,6 +151,7 @@ def assess_command_safety(
         with_escalated_permissions: The model asked to run outside the sandbox.
         sandbox_available: Whether the platform sandbox can be used here.
         rule_decision: The decision of the strictest matching `.rules` rule, if any.
+        granular: `granular`'s settings (DEFAULT_GRANULAR when None).
     """
     if rule_decision == "forbidden":
         return Reject("a rule in your rules files forbids this command")
@@ -158,14 +164,14 @@ def assess_command_safety(
             return AutoApprove("platform", reason)
         return AutoApprove("none", reason)
     if rule_decision == "prompt":
-        if approval_policy in _NO_ASKING:
+        if not granular_asks(approval_policy, granular, "rules"):
             return Reject(
-                f"a rule asks for approval of this command, but {_nobody(approval_policy)}"
+                f"a rule asks for approval of this command, but {_nobody(approval_policy, 'rules')}"
             )
         return AskUser("a rule in your rules files asks to confirm this command")
     if sandboxed and with_escalated_permissions:
         # Known-safe or not: leaving the sandbox is the user's call, never the classifier's.
-        if approval_policy in _NO_ASKING:
+        if not granular_asks(approval_policy, granular):
             return Reject(
                 f"running outside the sandbox needs approval, but {_nobody(approval_policy)}"
             )
@@ -175,20 +181,22 @@ def assess_command_safety(
             return AutoApprove("none", "known-safe read-only command")
         if sandbox_available:
             return AutoApprove("platform", "known-safe read-only command")
-        return _no_sandbox(approval_policy, "command")
+        return _no_sandbox(approval_policy, "command", granular)
     if approval_policy == "untrusted" and rule_decision != "allow":
         return AskUser("the command is not on the known-safe list")
     if not sandboxed:
         return AutoApprove("none", "the sandbox policy is danger-full-access")
     if not sandbox_available:
-        return _no_sandbox(approval_policy, "command")
+        return _no_sandbox(approval_policy, "command", granular)
     reason = "allowed by a rule" if rule_decision == "allow" else "runs inside the sandbox"
     return AutoApprove("platform", reason)
 
 
-def _no_sandbox(approval_policy: AskForApproval, what: str) -> AskUser | Reject:
+def _no_sandbox(
+    approval_policy: AskForApproval, what: str, granular: GranularApproval | None = None
+) -> AskUser | Reject:
     """Fail closed: without a platform sandbox nothing runs or is written without a yes."""
-    if approval_policy in _NO_ASKING:
+    if not granular_asks(approval_policy, granular):
         return Reject(f"no sandbox is available on this platform and {_nobody(approval_policy)}")
     return AskUser(f"no sandbox is available on this platform to contain the {what}")
 
@@ -221,6 +229,7 @@ def assess_patch_safety(
     sandbox_available: bool = True,
     *,
     env: Mapping[str, str] | None = None,
+    granular: GranularApproval | None = None,
 ) -> SafetyCheck:
     """Decide whether a patch touching `paths` is applied, asked about or rejected.
 
@@ -235,6 +244,8 @@ def assess_patch_safety(
         approved_for_session_paths: Resolved files the user approved for the session.
         sandbox_available: Whether the platform sandbox can be used here.
         env: Environment for `$TMPDIR`; the process environment when omitted.
+        granular: `granular`'s settings (DEFAULT_GRANULAR when None); an edit outside the
+            writable roots is a `sandbox_approval` request.
     """
     resolved = [Path(os.path.realpath(cwd / path)) for path in paths]
     if not resolved:
@@ -250,13 +261,13 @@ def assess_patch_safety(
     outside = [path for path in resolved if not _is_writable(path, roots)]
     if not outside:
         if not sandbox_available:
-            return _no_sandbox(approval_policy, "patch")
+            return _no_sandbox(approval_policy, "patch", granular)
         return AutoApprove("platform", "every file is inside the writable roots")
     if sandbox_policy.mode == "read-only":
         why = "the sandbox policy is read-only"
     else:
         why = f"{outside[0]} is outside the writable roots"
-    if approval_policy in _NO_ASKING:
+    if not granular_asks(approval_policy, granular):
         return Reject(f"{why}, and {_nobody(approval_policy)}")
     return AskUser(f"{why}; allow this edit?")
 

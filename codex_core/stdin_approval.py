@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from codex_core.policies import GranularApproval, granular_asks
 from codex_core.protocol.common import (
     AskForApproval,
     DangerFullAccessPolicy,
@@ -86,6 +87,8 @@ def assess_stdin_write(
     turn_cwd: Path,
     started: StartedRights,
     env: Mapping[str, str] | None = None,
+    *,
+    granular: GranularApproval | None = None,
 ) -> SafetyCheck:
     """Whether non-empty input may be typed into a session (see the module docstring)."""
     if approval_policy == "untrusted":
@@ -95,7 +98,7 @@ def assess_stdin_write(
             "none" if started.unsandboxed else "platform",
             "the session runs with no more than this turn's rights",
         )
-    if approval_policy in ("never", "granular"):  # granular: sandbox approvals are off
+    if not granular_asks(approval_policy, granular):  # granular: unless sandbox_approval
         return Reject(REFUSED_UNDER_NEVER)
     if started.unsandboxed:
         return AskUser("this session runs outside the sandbox")

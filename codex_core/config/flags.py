@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from codex_core.policies import AskForApproval
+    from codex_core.policies import AskForApproval, GranularApproval
 
 
 @dataclass
@@ -21,6 +21,8 @@ class ConfigOverrides:
     model: str | None = None
     cwd: Path | None = None
     approval_policy: AskForApproval | None = None
+    granular: GranularApproval | None = None
+    """With `approval_policy = "granular"` (an app-server client's `{"granular": {...}}`)."""
     sandbox_mode: str | None = None
     model_provider: str | None = None
     profile: str | None = None

@@ -126,7 +126,7 @@ def load_config(
     try:
         toml = ConfigToml.model_validate(cleaned, strict=True)
     except ValidationError as err:
-        raise _validation_error(err.errors()[0], str(path), text, applied) from None
+        raise _validation_error(_first_problem(err.errors()), str(path), text, applied) from None
     config = resolve_config(
         toml,
         replace(flags, profile=None),  # already layered above
@@ -151,6 +151,28 @@ def _override_for(path: Sequence[str | int], applied: list[_Applied]) -> _Applie
 def _unknown_key_warning(key: tuple[str, ...], applied: list[_Applied]) -> str:
     source = "a -c override" if _override_for(key, applied) else CONFIG_TOML
     return f"unknown config key `{render_key(key)}` in {source} (ignored)"
+
+
+def _first_problem(errors: list[ErrorDetails]) -> ErrorDetails:
+    """The error to report: for a value that may be a name or a table (`approval_policy`), the
+    one of the form the value has, with pydantic's union branch dropped from its key path."""
+    first = errors[0]
+    at = next((i for i, part in enumerate(first["loc"]) if _is_branch(part)), None)
+    if at is None:
+        return first
+    table = isinstance(first["input"], dict)
+    for error in errors:
+        loc = error["loc"]
+        if len(loc) > at and _is_branch(loc[at]) and str(loc[at]).startswith("literal[") != table:
+            tidy = dict(error)
+            tidy["loc"] = (*loc[:at], *loc[at + 1 :])
+            return tidy  # type: ignore[return-value]
+    return first
+
+
+def _is_branch(part: str | int) -> bool:
+    """A union branch's tag in a pydantic error path (`literal[...]`, a table model's name)."""
+    return isinstance(part, str) and (part.startswith("literal[") or part == "GranularToml")
 
 
 def _validation_error(

@@ -13,6 +13,7 @@ from codex_core.config.schema import (
     APPROVAL_POLICIES,
     SANDBOX_MODES,
     ConfigToml,
+    GranularToml,
 )
 from codex_core.config.shell_env import ShellEnvironmentPolicy
 from codex_core.config.types import (
@@ -107,7 +108,11 @@ def resolve_config(
         )
 
     model = _model(layers, overrides, provider_id)
-    approval: AskForApproval | None = layers.get("approval_policy", overrides.approval_policy)
+    chosen: Any = layers.get("approval_policy", overrides.approval_policy)
+    granular = overrides.granular if overrides.approval_policy is not None else None
+    if isinstance(chosen, GranularToml):  # config.toml's `{ granular = { ... } }`
+        chosen, granular = "granular", chosen.granular
+    approval: AskForApproval | None = chosen
     approval_explicit = approval is not None
     mode: str | None = layers.get("sandbox_mode", overrides.sandbox_mode)
     sandbox_explicit = mode is not None
@@ -143,6 +148,7 @@ def resolve_config(
         model_verbosity=layers.get("model_verbosity"),
         review_model=layers.get("review_model"),
         approval_policy=approval,
+        granular=granular if approval == "granular" else None,
         sandbox_policy=_sandbox_policy(mode, toml, cwd),
         sandbox_mode_explicit=sandbox_explicit,
         approval_policy_explicit=approval_explicit,
@@ -197,7 +203,8 @@ def _check_flags(overrides: ConfigOverrides) -> None:
             f"--sandbox {overrides.sandbox_mode}: must be one of {', '.join(SANDBOX_MODES)}"
         )
     approval = overrides.approval_policy
-    if approval is not None and approval not in APPROVAL_POLICIES:
+    granular = approval == "granular" and overrides.granular is not None  # a client's object
+    if approval is not None and approval not in APPROVAL_POLICIES and not granular:
         raise ConfigError(
             f"--ask-for-approval {approval}: must be one of {', '.join(APPROVAL_POLICIES)}"
         )

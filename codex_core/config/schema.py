@@ -12,6 +12,7 @@ from codex_core.config.types import WebSearchMode
 from codex_core.model_provider import ModelProviderInfo
 from codex_core.policies import (
     ChosenApproval,
+    GranularApproval,
     ReasoningEffort,
     ReasoningSummary,
     empty_dict,
@@ -154,6 +155,14 @@ class ToolsToml(_Table):
     update_plan: UpdatePlanToolToml = Field(default_factory=_defaults(UpdatePlanToolToml))
 
 
+class GranularToml(_Table):
+    """`approval_policy = { granular = { sandbox_approval = …, rules = …, mcp_elicitations = … } }`:
+    Codex 0.169's form (the three are required; `skill_approval` and `request_permissions`
+    default to false; other keys inside are ignored, as 0.169 ignores them)."""
+
+    granular: GranularApproval
+
+
 class ConfigToml(_Table):
     """The whole of config.toml; every field is optional."""
 
@@ -164,7 +173,7 @@ class ConfigToml(_Table):
     model_providers: dict[str, ModelProviderInfo] = Field(default_factory=empty_dict)
     model_context_window: int | None = Field(default=None, gt=0)
     model_auto_compact_token_limit: int | None = Field(default=None, gt=0)
-    approval_policy: ChosenApproval | None = None
+    approval_policy: ChosenApproval | GranularToml | None = None
     approvals_reviewer: Literal["user", "auto_review", "guardian_subagent"] | None = None
     """Who answers approval requests: the user, or the automatic reviewer (`auto_review`;
     0.169 still accepts `guardian_subagent`). See `codex_core.auto_review`."""

@@ -12,7 +12,7 @@ from codex_core.config.flags import (
 )
 from codex_core.config.shell_env import ShellEnvironmentPolicy
 from codex_core.model_provider import ModelProviderInfo, built_in_model_providers
-from codex_core.policies import AskForApproval, ReadOnlyPolicy, SandboxPolicy
+from codex_core.policies import AskForApproval, GranularApproval, ReadOnlyPolicy, SandboxPolicy
 
 WebSearchMode = Literal["disabled", "cached", "indexed", "live"]
 """`web_search`: the hosted web search tool off, on cached/indexed results, or live."""
@@ -87,6 +87,8 @@ class Config:
     review_model: str | None = None
     """`review_model`: the model code reviews use (unset: the session's)."""
     approval_policy: AskForApproval = "on-request"
+    granular: GranularApproval | None = None
+    """`granular`'s settings when config.toml or a client chose them (None: DEFAULT_GRANULAR)."""
     sandbox_policy: SandboxPolicy = field(default_factory=ReadOnlyPolicy)
     sandbox_mode_explicit: bool = False
     approval_policy_explicit: bool = False

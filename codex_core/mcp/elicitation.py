@@ -26,9 +26,15 @@ class PendingElicitations:
         self._emit = emit
         self._ids = itertools.count(1)
         self._pending: dict[tuple[str, str], asyncio.Future[types.ElicitResult]] = {}
+        self.declined: Callable[[], bool] = lambda: False
+        """Whether questions are declined without asking anyone (the session sets it:
+        `granular` with `mcp_elicitations = false`)."""
 
     async def ask(self, server: str, params: types.ElicitRequestParams) -> types.ElicitResult:
-        """Emit the request and wait for the user's answer."""
+        """Emit the request and wait for the user's answer (declined at once when
+        `declined()` says so)."""
+        if self.declined():
+            return types.ElicitResult(action="decline")
         request_id = str(next(self._ids))
         future: asyncio.Future[types.ElicitResult] = asyncio.get_running_loop().create_future()
         self._pending[(server, request_id)] = future

@@ -4,6 +4,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, TypeAdapter
 
+from codex_core.policies import GranularApproval
 from codex_core.protocol.common import (
     AskForApproval,
     InputItem,
@@ -24,6 +25,8 @@ class UserTurnOp(_Model):
     items: list[InputItem]
     cwd: str | None = None
     approval_policy: AskForApproval | None = None
+    granular: GranularApproval | None = None
+    """`granular`'s settings, with `approval_policy = "granular"`."""
     sandbox_policy: SandboxPolicy | None = None
     model: str | None = None
     effort: ReasoningEffort | None = None
@@ -76,6 +79,8 @@ class OverrideTurnContextOp(_Model):
     type: Literal["override_turn_context"] = "override_turn_context"
     cwd: str | None = None
     approval_policy: AskForApproval | None = None
+    granular: GranularApproval | None = None
+    """`granular`'s settings, with `approval_policy = "granular"`."""
     sandbox_policy: SandboxPolicy | None = None
     model: str | None = None
     effort: ReasoningEffort | None = None

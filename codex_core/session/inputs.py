@@ -117,8 +117,9 @@ def turn_aborted_message() -> Message:
 
 def environment_changed(old: TurnContext, new: TurnContext) -> bool:
     """Whether the model must hear about a new cwd or policy."""
-    return (old.cwd, old.approval_policy, old.sandbox_policy) != (
+    return (old.cwd, old.approval_policy, old.granular, old.sandbox_policy) != (
         new.cwd,
         new.approval_policy,
+        new.granular,
         new.sandbox_policy,
     )

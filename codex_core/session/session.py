@@ -59,6 +59,7 @@ from codex_core.session.teardown import release
 from codex_core.session.turns import TurnRunner
 from codex_core.session.undo import UndoStack
 from codex_core.session.usage import TokenAccounting
+from codex_core.tls_context import prepare_for as prepare_tls
 from codex_core.tools.context import SessionApprovals, ToolContext
 from codex_core.turn_context import TurnContext
 from codex_core.unified_exec.manager import ProcessManager
@@ -138,11 +139,14 @@ class Session(TokenAccounting):
         client_factory: ClientFactory = default_client_factory,
     ) -> Session:
         """Start a new session (or resume one from its rollout) and emit `session_configured`."""
+        # An https provider's CA bundle loads on the other core while the session starts.
+        prepare_tls(config.model_provider.resolved_base_url())
         turn = TurnContext(
             cwd=config.cwd,
             model=config.model,
             approval_policy=config.approval_policy,
             sandbox_policy=config.sandbox_policy,
+            granular=config.granular,
             effort=config.model_reasoning_effort,
             summary=config.model_reasoning_summary,
             shell_timeout_ms=config.shell_timeout_ms,
@@ -204,6 +208,14 @@ class Session(TokenAccounting):
         )
         if started is not None:
             self.elicitations, self.mcp = started
+            self.elicitations.declined = self._declines_elicitations
+
+    def _declines_elicitations(self) -> bool:
+        """`granular` with `mcp_elicitations = false`: a server's question is declined unasked."""
+        from codex_core.policies import granular_asks
+
+        policy, granular = self.turn.approval_policy, self.turn.granular
+        return policy == "granular" and not granular_asks(policy, granular, "mcp_elicitations")
 
     def _emit_elicitation(self, msg: EventMsg) -> None:
         """A server's question, tied to the running turn when there is one."""
@@ -337,6 +349,7 @@ class Session(TokenAccounting):
         return self.turn.with_changes(
             cwd=Path(op.cwd) if op.cwd else None,
             approval_policy=op.approval_policy,
+            granular=op.granular,
             sandbox_policy=op.sandbox_policy,
             model=op.model,
             effort=op.effort,

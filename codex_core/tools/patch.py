@@ -151,6 +151,7 @@ async def run_apply_patch(
         turn.cwd,
         ctx.approvals.patch_paths,
         platform is not None,
+        granular=turn.granular,
     )
     file_changes = protocol_changes(changes)
     if isinstance(check, Reject):

@@ -149,6 +149,7 @@ async def decide_sandbox(
         with_escalated_permissions=escalated,
         sandbox_available=sandbox_available,
         rule_decision=match.decision if match is not None else None,
+        granular=turn.granular,
     )
     if isinstance(check, Reject):
         return Rejected(f"exec command rejected: {check.reason}")

@@ -271,7 +271,9 @@ async def _approve_stdin(
     if entry.stdin_approved:
         return
     turn = ctx.turn
-    check = assess_stdin_write(turn.approval_policy, turn.sandbox_policy, turn.cwd, entry.rights)
+    check = assess_stdin_write(
+        turn.approval_policy, turn.sandbox_policy, turn.cwd, entry.rights, granular=turn.granular
+    )
     if isinstance(check, AutoApprove):
         return
     if isinstance(check, Reject):

@@ -95,7 +95,7 @@ def test_flags_and_config_beat_the_tui_defaults(tmp_path: Path) -> None:
 
 def test_granular_on_the_wire_is_0169s_object() -> None:
     assert approval_to_wire("granular") == {"granular": FIXTURE["granular_config"]}
-    assert approval_to_wire("granular") is GRANULAR_WIRE
+    assert approval_to_wire("granular") == GRANULAR_WIRE
     assert approval_to_wire("on-request") == "on-request"
     assert wire_approval(GRANULAR_WIRE) == "granular"
 

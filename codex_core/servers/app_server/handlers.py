@@ -13,6 +13,7 @@ from codex_core.protocol import (
 )
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
+from codex_core.servers.app_server.approval_param import parse_approval
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.method_table import Entry, Loader, MethodTable
 from codex_core.servers.app_server.model_build import build_thread_models
@@ -70,7 +71,9 @@ async def _load(
     forked_from: str | None = None,
 ) -> LoadedThread:
     build_thread_models()
-    config = load_thread_config(server.cli_overrides, params, server.flags)
+    config = load_thread_config(
+        server.cli_overrides, params, server.flags, experimental=server.experimental_api
+    )
     session = await start_session(config, resume, session_source(server.client_name))
     loaded = LoadedThread(
         session,
@@ -219,10 +222,12 @@ async def turn_start(server: ServerContext, params: m.TurnStartParams) -> m.Turn
     loaded = server.thread(params.threadId)
     if not params.input:
         raise invalid_request("input must not be empty")
+    approval, granular = parse_approval(params.approvalPolicy, server.experimental_api)
     op = UserTurnOp(
         items=[core_input(entry) for entry in params.input],
         cwd=params.cwd,
-        approval_policy=params.approvalPolicy,
+        approval_policy=approval,
+        granular=granular,
         sandbox_policy=sandbox_from_wire(params.sandboxPolicy) if params.sandboxPolicy else None,
         model=params.model,
         effort=params.effort,

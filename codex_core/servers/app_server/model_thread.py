@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from codex_core.policies import GranularApproval
 from codex_core.protocol import (
     DangerFullAccessPolicy,
     ReadOnlyPolicy,
@@ -17,16 +18,18 @@ from codex_core.servers.app_server.wire import WireModel
 
 AskForApprovalWire = Literal["untrusted", "on-failure", "on-request", "never"] | dict[str, Any]
 """A dict: `granular`'s object form (codex_core.policies.GRANULAR_WIRE, see approval_to_wire)."""
-# What clients may ask for: 0.169's schema no longer offers `on-failure` (its server answers
-# -32600 "unknown variant"); a thread configured with it in config.toml still reports it.
-AskForApprovalParam = Literal["untrusted", "on-request", "never"]
+# What clients may ask for: a name (0.169's schema no longer offers `on-failure`: its server
+# answers -32600 "unknown variant"; a thread configured with it in config.toml still reports
+# it) or `{"granular": {...}}`; checked by approval_param.parse_approval.
+AskForApprovalParam = Any
 
 
-def approval_to_wire(policy: str) -> Any:
-    """A thread's approval policy as 0.169's wire says it (`granular` is an object)."""
+def approval_to_wire(policy: str, granular: GranularApproval | None = None) -> Any:
+    """A thread's approval policy as 0.169's wire says it (`granular` is an object with every
+    setting filled in)."""
     from codex_core.policies import approval_wire
 
-    return approval_wire(policy)
+    return approval_wire(policy, granular)
 
 
 SandboxMode = Literal["read-only", "workspace-write", "danger-full-access"]

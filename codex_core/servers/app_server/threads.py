@@ -45,18 +45,25 @@ def flatten_config(values: dict[str, Any], prefix: str = "") -> list[str]:
 
 
 def load_thread_config(
-    cli_overrides: list[str], params: _ThreadOverrides, flags: ConfigOverrides | None = None
+    cli_overrides: list[str],
+    params: _ThreadOverrides,
+    flags: ConfigOverrides | None = None,
+    *,
+    experimental: bool = False,
 ) -> Config:
     """The config of a thread: request fields > `flags` (the local TUI's command line) >
     `config` map > global `-c` > files."""
     from dataclasses import replace
 
     from codex_core.config import load_config
+    from codex_core.servers.app_server.approval_param import parse_approval
 
+    approval, granular = parse_approval(params.approvalPolicy, experimental)
     requested: dict[str, Any] = {
         "model": params.model,
         "cwd": Path(params.cwd).expanduser() if params.cwd else None,
-        "approval_policy": params.approvalPolicy,
+        "approval_policy": approval,
+        "granular": granular,
         "sandbox_mode": params.sandbox,
         "model_provider": params.modelProvider,
         "base_instructions": params.baseInstructions,
@@ -132,7 +139,7 @@ class LoadedThread:
             model=turn.model,
             modelProvider=self.config.model_provider_id,
             cwd=str(turn.cwd),
-            approvalPolicy=approval_to_wire(policy),
+            approvalPolicy=approval_to_wire(policy, turn.granular),
             sandbox=sandbox_to_wire(turn.sandbox_policy),
             reasoningEffort=turn.effort,
         )

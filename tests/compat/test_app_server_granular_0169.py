@@ -1,0 +1,79 @@
+"""Side by side with codex-rust 0.169: a thread started with `approvalPolicy: {"granular":
+{...}}` reports the same object, asks (or not) about the same escalation, and records the same
+`turn_context.approval_policy`; recorded in tests/fixtures/app_server_granular_0169.json."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.compat.conftest import MODEL, Cli
+from tests.servers.rpc_client import AppServerClient
+from tests.support.model_server import ModelServer
+from tests.support.sse import function_call, message, turn
+
+
+def _run(cli: Cli, cwd: Path, outside: Path, granular: dict[str, Any]) -> dict[str, Any]:
+    args = {
+        "cmd": f"touch {outside}/x",
+        "sandbox_permissions": "require_escalated",
+        "justification": "Touch outside?",
+    }
+    steps = [turn(function_call("exec_command", args, call_id="e1")), turn(message("done"))]
+    with ModelServer(steps) as server:
+        flags = [*server.cli_flags(), "-c", MODEL]
+        argv = [cli.binary, *flags, "app-server", "--listen", "stdio://"]
+        client = AppServerClient(cli.home, cwd, flags, None, argv=argv)
+        init = {
+            "clientInfo": {"name": "tests", "version": "1"},
+            "capabilities": {"experimentalApi": True},
+        }
+        client.call("initialize", init)
+        client.send({"method": "initialized"})
+        params = {"cwd": str(cwd), "sandbox": "workspace-write", "approvalPolicy": granular}
+        started = client.call("thread/start", params, timeout=60)["result"]
+        thread_id = started["thread"]["id"]
+        go = {"threadId": thread_id, "input": [{"type": "text", "text": "go"}]}
+        client.call("turn/start", go, timeout=60)
+        asked: list[str] = []
+        while True:
+            msg = client.next(timeout=60)
+            if "id" in msg and "method" in msg:
+                asked.append(msg["method"])
+                client.send({"id": msg["id"], "result": {"decision": "decline"}})
+            if msg.get("method") == "turn/completed":
+                break
+        client.close()
+    [rollout] = list(cli.home.glob(f"sessions/**/rollout-*{thread_id}.jsonl"))
+    contexts = [
+        record["payload"]["approval_policy"]
+        for record in map(json.loads, rollout.read_text().splitlines())
+        if record["type"] == "turn_context"
+    ]
+    return {
+        "approvalPolicy": started["approvalPolicy"],
+        "asked": asked,
+        "outside": sorted(p.name for p in outside.iterdir()),
+        "turn_context": contexts,
+    }
+
+
+@pytest.mark.parametrize("sandbox_approval", [True, False])
+def test_granular_thread_as_0169(
+    ours: Cli, rust: Cli, project: Path, tmp_path: Path, sandbox_approval: bool
+) -> None:
+    granular = {
+        "granular": {"sandbox_approval": sandbox_approval, "rules": False, "mcp_elicitations": True}
+    }
+    seen = {}
+    for who, cli in (("rust", rust), ("ours", ours)):
+        outside = tmp_path / f"outside-{who}"
+        outside.mkdir()
+        seen[who] = _run(cli, project, outside, granular)
+    assert seen["ours"] == seen["rust"]
+    assert seen["rust"]["asked"] == (
+        ["item/commandExecution/requestApproval"] if sandbox_approval else []
+    )
