@@ -36,6 +36,7 @@ def test_resume_and_fork_of_a_thread_without_turns_fail_as_0169(
         ("thread/resume", {}),
         ("thread/archive", {}),
         ("thread/name/set", {"name": "x"}),
+        ("thread/read", {}),
     ):
         answer = client.call(method, {"threadId": UNKNOWN, **extra})
         assert answer.get("error") == _expected(f"{method} unknown", UNKNOWN), answer

@@ -180,7 +180,10 @@ async def thread_read(server: ServerContext, params: m.ThreadReadParams) -> m.Th
     from codex_core.frontend import find_codex_home
     from codex_core.frontend.sessions import thread_names_by_id
 
-    path = _find_path(server, params.threadId)
+    try:
+        path = _find_path(server, params.threadId)
+    except RpcError:  # 0.169's words for a thread neither loaded nor recorded
+        raise RpcError(f"thread not loaded: {params.threadId}") from None
     loaded = server.threads.get(params.threadId)
     thread = thread_from_rollout(
         path, loaded.status() if loaded else None, with_turns=params.includeTurns
