@@ -166,3 +166,20 @@ def test_granular_at_turn_start_sticks_for_the_turn(
     assert client.close() == 0
     assert list(outside.iterdir()) == []  # rejected unasked: no server request was answered
     assert _turn_context_policies(codex_home) == [seen["approvalPolicy"]]
+
+
+def test_granular_on_resume_and_fork_as_0169(
+    app_server: AppServerFactory, model_server: ModelServer, workspace: Path
+) -> None:
+    seen = FIXTURE["resume_and_fork"]
+    model_server.add(turn(message("hi")))
+    first = _client(app_server)
+    thread_id = first.call("thread/start", {"cwd": str(workspace)})["result"]["thread"]["id"]
+    first.call("turn/start", {"threadId": thread_id, "input": [{"type": "text", "text": "hi"}]})
+    first.notification("turn/completed", timeout=60)
+    assert first.close() == 0
+    second = _client(app_server)
+    for method in ("thread/resume", "thread/fork"):
+        params = {"threadId": thread_id, "approvalPolicy": seen["approvalPolicy_param"]}
+        assert second.call(method, params)["result"]["approvalPolicy"] == seen["approvalPolicy"]
+    assert second.close() == 0
