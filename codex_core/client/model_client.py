@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
-import ssl
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +33,7 @@ from codex_core.client.responses import ResponsesStream, responses_body
 from codex_core.client.retry import backoff_delay
 from codex_core.client.sse import SseDecoder, SseTooLarge
 from codex_core.model_provider import ModelProviderInfo
+from codex_core.tls_context import shared_context
 
 log = logging.getLogger(__name__)
 
@@ -46,17 +45,12 @@ FINISH_BODY_S = 0.25
 MAX_ERROR_BODY_BYTES = 64 * 1024
 
 
-@functools.cache
-def _shared_ssl_context() -> ssl.SSLContext:
-    """httpx's default TLS context, built once: building it costs ~50 ms per client otherwise."""
-    return httpx.create_ssl_context()
-
-
 def _new_http_client(secure: bool, transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncClient:
     return httpx.AsyncClient(
         transport=transport,
-        # Plain-http providers (Ollama, local servers) skip loading the CA bundle (~100 ms).
-        verify=_shared_ssl_context() if secure else False,
+        # Plain-http providers (Ollama, local servers) skip loading the CA bundle (~100 ms);
+        # https ones share one context, built early beside the session (tls_context).
+        verify=shared_context() if secure else False,
         timeout=httpx.Timeout(CONNECT_TIMEOUT_S, read=None),
         follow_redirects=False,
     )

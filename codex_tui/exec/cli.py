@@ -216,6 +216,10 @@ def main(argv: list[str]) -> int:
     config = load_exec_config(ns, "codex exec")
     if config is None:
         return 1
+    from codex_core.tls_context import prepare_for
+
+    # An https provider's CA bundle loads on the other core while the session's modules do.
+    prepare_for(config.model_provider.resolved_base_url())
     config.ephemeral = bool(ns.ephemeral)
     if ns.thread_source:
         config.thread_source = ns.thread_source

@@ -19,14 +19,19 @@ log = logging.getLogger(__name__)
 
 def _warm() -> None:
     try:
+        from codex_core.tls_context import prepare
+
+        # https's TLS context, in a thread of its own: OpenSSL reads the CA bundle without
+        # the GIL (the configuration that names the provider is not read yet).
+        prepare()
+        # The HTTP stack; httpcore's locks and events under asyncio are anyio's, whose
+        # asyncio backend would load at the first request's first lock (~30M instructions).
+        import anyio._backends._asyncio  # noqa: F401
         import anyio._core._sockets  # noqa: F401
         import anyio._core._streams  # noqa: F401
         import anyio.lowlevel  # noqa: F401
         import httpcore  # noqa: F401
 
-        from codex_core.client.model_client import _shared_ssl_context
-
-        _shared_ssl_context()
         # What a thread's first turn loads or builds before its first delta (issue 29): the
         # output-item validator, the turn's diff tracker, the /undo snapshot's git code.
         import codex_core.apply_patch.turn_diff  # noqa: F401
