@@ -15,7 +15,7 @@ MODES = (READ_ONLY, WORKSPACE_WRITE, DANGER_FULL_ACCESS)
 # a later session loads) and `.aws` (AWS config: `credential_process` runs a command) —
 # codex-rust 0.169 fences the same four in every writable root, also where they do not exist
 # yet (tests/security/test_protected_agents_dir.py, test_protected_aws_dir.py).
-PROTECTED_SUBDIRS = (".git", ".codex", ".agents", ".aws")
+PROTECTED_SUBDIRS = (".git", ".agents", ".codex", ".aws")  # 0.169's order
 
 
 class PolicyError(ValueError):

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from codex_core.rollout.layout import read_meta
+from sandbox_helper.policy import PROTECTED_SUBDIRS
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,16 @@ def permission_profile(sandbox_mode: str, cwd: str) -> dict[str, Any]:
             {"path": {"type": "path", "path": cwd}, "access": "write"},
             {"path": {"type": "special", "value": {"kind": "slash_tmp"}}, "access": "write"},
             {"path": {"type": "special", "value": {"kind": "tmpdir"}}, "access": "write"},
+        ]
+        # The sandbox's protected names under the working directory, read-only (0.169 lists
+        # them so, in its order, even where they do not exist).
+        entries += [
+            {
+                "path": {"type": "path", "path": f"{cwd.rstrip('/')}/{name}"},
+                "access": "read",
+                "missing_path_behavior": "skip",
+            }
+            for name in PROTECTED_SUBDIRS
         ]
     return {
         "type": "managed",
@@ -83,8 +94,8 @@ class ThreadFacts:
             self.model = _str(payload.get("model")) or self.model
             self.reasoning_effort = _str(payload.get("effort")) or self.reasoning_effort
             policy = payload.get("approval_policy")
-            if isinstance(policy, dict) and "granular" in policy:  # 0.169's object form
-                policy = "granular"
+            if isinstance(policy, dict) and "granular" in policy:  # 0.169 keeps the object
+                policy = json.dumps(policy, separators=(",", ":"))
             self.approval_mode = _str(policy) or self.approval_mode
             sandbox = payload.get("sandbox_policy")
             if isinstance(sandbox, dict):

@@ -1,10 +1,12 @@
 """Side by side with codex-rust 0.169: a thread started with `approvalPolicy: {"granular":
 {...}}` reports the same object, asks (or not) about the same escalation, and records the same
-`turn_context.approval_policy`; recorded in tests/fixtures/app_server_granular_0169.json."""
+`turn_context.approval_policy`, and indexes the thread in state_5.sqlite with the same
+`sandbox_policy` (the protected names read-only) and `approval_mode` (the object); recorded in tests/fixtures/app_server_granular_0169.json."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,13 @@ def _run(cli: Cli, cwd: Path, outside: Path, granular: dict[str, Any]) -> dict[s
         for record in map(json.loads, rollout.read_text().splitlines())
         if record["type"] == "turn_context"
     ]
+    db = sqlite3.connect(cli.home / "state_5.sqlite")
+    row = db.execute(
+        "SELECT sandbox_policy, approval_mode FROM threads WHERE id = ?", (thread_id,)
+    ).fetchone()
+    db.close()
     return {
+        "state_db": row,
         "approvalPolicy": started["approvalPolicy"],
         "asked": asked,
         "outside": sorted(p.name for p in outside.iterdir()),

@@ -62,16 +62,16 @@ def test_policy_roots_include_cwd_extra_tmp_and_tmpdir_with_protected_subdirs() 
     policy = HelperPolicy("workspace-write", ("/data", "rel"))
     roots = writable_roots(policy, "/work", {"TMPDIR": "/var/tmp/me/"})
     assert roots == [
-        WritableRoot("/work", ("/work/.git", "/work/.codex", "/work/.agents", "/work/.aws")),
-        WritableRoot("/data", ("/data/.git", "/data/.codex", "/data/.agents", "/data/.aws")),
+        WritableRoot("/work", ("/work/.git", "/work/.agents", "/work/.codex", "/work/.aws")),
+        WritableRoot("/data", ("/data/.git", "/data/.agents", "/data/.codex", "/data/.aws")),
         WritableRoot(
             "/work/rel",
-            ("/work/rel/.git", "/work/rel/.codex", "/work/rel/.agents", "/work/rel/.aws"),
+            ("/work/rel/.git", "/work/rel/.agents", "/work/rel/.codex", "/work/rel/.aws"),
         ),
-        WritableRoot("/tmp", ("/tmp/.git", "/tmp/.codex", "/tmp/.agents", "/tmp/.aws")),
+        WritableRoot("/tmp", ("/tmp/.git", "/tmp/.agents", "/tmp/.codex", "/tmp/.aws")),
         WritableRoot(
             "/var/tmp/me",
-            ("/var/tmp/me/.git", "/var/tmp/me/.codex", "/var/tmp/me/.agents", "/var/tmp/me/.aws"),
+            ("/var/tmp/me/.git", "/var/tmp/me/.agents", "/var/tmp/me/.codex", "/var/tmp/me/.aws"),
         ),
     ]
 

@@ -55,7 +55,7 @@ def test_seatbelt_argv_passes_profile_params_and_command(tmp_path: Path) -> None
     assert argv[-3:] == ["--", "ls", "-l"]
     assert f"-DWRITABLE_ROOT_0={real}" in argv
     assert f"-DWRITABLE_ROOT_0_RO_0={real}/.git" in argv
-    assert f"-DWRITABLE_ROOT_0_RO_1={real}/.codex" in argv  # fenced although absent
+    assert f"-DWRITABLE_ROOT_0_RO_2={real}/.codex" in argv  # fenced although absent
 
 
 def _write_clauses(profile: str) -> list[str]:
@@ -70,11 +70,11 @@ def test_seatbelt_missing_codex_dir_is_fenced_so_it_cannot_be_created(tmp_path: 
     assert not (tmp_path / ".codex").exists()
     # .git, .codex, .agents and .aws (what a later session or tool loads), fenced although absent
     assert roots[0] == WritableRoot(
-        real, (f"{real}/.git", f"{real}/.codex", f"{real}/.agents", f"{real}/.aws")
+        real, (f"{real}/.git", f"{real}/.agents", f"{real}/.codex", f"{real}/.aws")
     )
     profile, params = build_profile(HelperPolicy("workspace-write"), roots[:1])
-    assert params["WRITABLE_ROOT_0_RO_1"] == f"{real}/.codex"
-    assert '(require-not (subpath (param "WRITABLE_ROOT_0_RO_1")))' in profile
+    assert params["WRITABLE_ROOT_0_RO_2"] == f"{real}/.codex"
+    assert '(require-not (subpath (param "WRITABLE_ROOT_0_RO_2")))' in profile
 
 
 def test_seatbelt_protected_paths_are_carved_out_of_every_root_they_lie_under() -> None:

@@ -141,4 +141,4 @@ def test_granular_in_a_rollout_is_0169s_object(tmp_path: Path) -> None:
     assert context.rollout_payload()["approval_policy"] == GRANULAR_WIRE
     facts = ThreadFacts("id", "path", 0)
     facts.observe("turn_context", {"approval_policy": GRANULAR_WIRE})
-    assert facts.approval_mode == "granular"
+    assert facts.approval_mode == json.dumps(GRANULAR_WIRE, separators=(",", ":"))  # as 0.169
