@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from codex_core.frontend.git import find_git_root
+from codex_core.policies import GRANULAR_SETTINGS, GranularApproval
 from codex_core.protocol import (
     AskForApproval,
     DangerFullAccessPolicy,
@@ -112,6 +113,8 @@ class EnvironmentContext:
     approval_policy: AskForApproval
     sandbox_policy: SandboxPolicy
     shell: str
+    granular: GranularApproval | None = None
+    """`granular`'s settings when chosen (config.toml, a client); the default's go unsaid."""
 
     def render(self) -> str:
         """The `<environment_context>` block."""
@@ -126,6 +129,7 @@ class EnvironmentContext:
             ENVIRONMENT_CONTEXT_OPEN,
             f"  <cwd>{escape(str(self.cwd))}</cwd>",
             f"  <approval_policy>{self.approval_policy}</approval_policy>",
+            *self._granular_lines(),
             f"  <sandbox_mode>{policy.mode}</sandbox_mode>",
             f"  <network_access>{network}</network_access>",
         ]
@@ -136,6 +140,17 @@ class EnvironmentContext:
         lines.append(f"  <shell>{escape(self.shell)}</shell>")
         lines.append("</environment_context>")
         return "\n".join(lines)
+
+    def _granular_lines(self) -> list[str]:
+        """Which kinds of request `granular` still asks about, when its settings were chosen."""
+        if self.approval_policy != "granular" or self.granular is None:
+            return []
+        asks = [name for name in GRANULAR_SETTINGS if getattr(self.granular, name)]
+        refused = [name for name in GRANULAR_SETTINGS if not getattr(self.granular, name)]
+        return [
+            f"  <granular_asks>{', '.join(asks) or 'nothing'}</granular_asks>",
+            f"  <granular_refuses>{', '.join(refused) or 'nothing'}</granular_refuses>",
+        ]
 
     def message(self) -> Message:
         """The environment context as a user message."""

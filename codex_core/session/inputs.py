@@ -96,6 +96,7 @@ def environment_message(turn: TurnContext) -> Message:
         approval_policy=turn.approval_policy,
         sandbox_policy=turn.sandbox_policy,
         shell=user_shell_name(),
+        granular=turn.granular,
     ).message()
 
 

@@ -176,3 +176,14 @@ def test_state_db_row_says_what_0169_writes() -> None:
     settings = GranularApproval(sandbox_approval=False, rules=True, mcp_elicitations=True)
     facts.observe("turn_context", {"approval_policy": approval_wire("granular", settings)})
     assert facts.approval_mode == seen["approval_mode"]
+
+
+def test_environment_context_says_what_chosen_settings_ask(tmp_path: Path) -> None:
+    from codex_core.instructions import EnvironmentContext
+
+    chosen = GranularApproval(sandbox_approval=True, rules=False, mcp_elicitations=True)
+    text = EnvironmentContext(tmp_path, "granular", policy(), "bash", chosen).render()
+    assert "  <granular_asks>sandbox_approval, mcp_elicitations</granular_asks>\n" in text
+    assert "<granular_refuses>rules, skill_approval, request_permissions</granular_refuses>" in text
+    default = EnvironmentContext(tmp_path, "granular", policy(), "bash").render()
+    assert "granular_asks" not in default  # the TUI's default: as before
