@@ -157,14 +157,21 @@ def test_cli_archive_moves_the_rollout_and_its_state_row(
     assert (codex_home / "archived_sessions" / name).is_file()
     assert thread_row(db, session) == (1, 1, str(codex_home / "archived_sessions" / name))
 
-    before = updated_at(db, session)
-    time.sleep(1.1)  # updated_at counts seconds
+    # updated_at counts seconds: the row and the file are dated a minute back instead of
+    # waiting for the clock to tick
+    before = updated_at(db, session) - 60
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE threads SET updated_at = ? WHERE id = ?", (before, session))
+    con.close()
+    os.utime(codex_home / "archived_sessions" / name, (before, before))
+    started = int(time.time())
     done = run(str(codex_bin), "unarchive", session, cwd=tmp_path, home=codex_home)
     assert done.returncode == 0, done.stderr
     [path] = (codex_home / "sessions").rglob(name)
     assert thread_row(db, session) == (0, 0, str(path))
     # as 0.169: unarchiving makes the thread recent (row and file time)
-    assert updated_at(db, session) > before
+    assert updated_at(db, session) >= started > before
     assert int(path.stat().st_mtime) == updated_at(db, session)
 
 
