@@ -85,3 +85,46 @@ def test_granular_thread_as_0169(
     assert seen["rust"]["asked"] == (
         ["item/commandExecution/requestApproval"] if sandbox_approval else []
     )
+
+
+def _rules_run(cli: Cli, cwd: Path, rules: bool) -> tuple[list[str], bool]:
+    """A `.rules` prompt for `touch` under granular with `rules` on or off: the server
+    requests the client saw (all declined) and whether the file was made."""
+    (cli.home / "rules").mkdir(exist_ok=True)
+    rule = 'prefix_rule(pattern=["touch"], decision="prompt")\n'
+    (cli.home / "rules" / "default.rules").write_text(rule)
+    flag = "true" if rules else "false"
+    (cli.home / "config.toml").write_text(
+        f"approval_policy = {{ granular = {{ sandbox_approval = false, rules = {flag}, "
+        "mcp_elicitations = true } }\n"
+    )
+    target = cwd / "made.txt"
+    call = function_call("exec_command", {"cmd": f"touch {target}"}, call_id="e1")
+    with ModelServer([turn(call), turn(message("done"))]) as server:
+        flags = [*server.cli_flags(), "-c", MODEL]
+        argv = [cli.binary, *flags, "app-server", "--listen", "stdio://"]
+        client = AppServerClient(cli.home, cwd, flags, None, argv=argv)
+        client.initialize()
+        params = {"cwd": str(cwd), "sandbox": "workspace-write"}
+        thread_id = client.call("thread/start", params, timeout=60)["result"]["thread"]["id"]
+        go = {"threadId": thread_id, "input": [{"type": "text", "text": "go"}]}
+        client.call("turn/start", go, timeout=60)
+        asked: list[str] = []
+        while True:
+            msg = client.next(timeout=60)
+            if "id" in msg and "method" in msg:
+                asked.append(msg["method"])
+                client.send({"id": msg["id"], "result": {"decision": "decline"}})
+            if msg.get("method") == "turn/completed":
+                break
+        client.close()
+    made = target.exists()
+    target.unlink(missing_ok=True)
+    return asked, made
+
+
+@pytest.mark.parametrize("rules", [True, False])
+def test_granular_rules_setting_as_0169(ours: Cli, rust: Cli, project: Path, rules: bool) -> None:
+    theirs = _rules_run(rust, project, rules)
+    assert _rules_run(ours, project, rules) == theirs
+    assert theirs == ((["item/commandExecution/requestApproval"] if rules else []), False)
