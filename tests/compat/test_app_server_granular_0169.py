@@ -15,7 +15,7 @@ import pytest
 from tests.compat.conftest import MODEL, Cli
 from tests.servers.rpc_client import AppServerClient
 from tests.support.model_server import ModelServer
-from tests.support.sse import function_call, message, turn
+from tests.support.sse import custom_tool_call, function_call, message, turn
 
 
 def _run(cli: Cli, cwd: Path, outside: Path, granular: dict[str, Any]) -> dict[str, Any]:
@@ -128,3 +128,50 @@ def test_granular_rules_setting_as_0169(ours: Cli, rust: Cli, project: Path, rul
     theirs = _rules_run(rust, project, rules)
     assert _rules_run(ours, project, rules) == theirs
     assert theirs == ((["item/commandExecution/requestApproval"] if rules else []), False)
+
+
+def _patch_run(cli: Cli, cwd: Path, outside: Path, sandbox_approval: bool) -> list[str]:
+    """A patch adding a file outside the workspace under granular: the server requests the
+    client saw (all declined)."""
+    flag = "true" if sandbox_approval else "false"
+    (cli.home / "config.toml").write_text(
+        f"approval_policy = {{ granular = {{ sandbox_approval = {flag}, rules = false, "
+        "mcp_elicitations = true } }\n"
+    )
+    patch = f"*** Begin Patch\n*** Add File: {outside}/x.txt\n+hi\n*** End Patch\n"
+    call = custom_tool_call("apply_patch", patch, call_id="p1")
+    with ModelServer([turn(call), turn(message("done"))]) as server:
+        flags = [*server.cli_flags(), "-c", MODEL]
+        argv = [cli.binary, *flags, "app-server", "--listen", "stdio://"]
+        client = AppServerClient(cli.home, cwd, flags, None, argv=argv)
+        client.initialize()
+        params = {"cwd": str(cwd), "sandbox": "workspace-write"}
+        thread_id = client.call("thread/start", params, timeout=60)["result"]["thread"]["id"]
+        go = {"threadId": thread_id, "input": [{"type": "text", "text": "go"}]}
+        client.call("turn/start", go, timeout=60)
+        asked: list[str] = []
+        while True:
+            msg = client.next(timeout=60)
+            if "id" in msg and "method" in msg:
+                asked.append(msg["method"])
+                client.send({"id": msg["id"], "result": {"decision": "decline"}})
+            if msg.get("method") == "turn/completed":
+                break
+        client.close()
+    return asked
+
+
+@pytest.mark.parametrize("sandbox_approval", [True, False])
+def test_granular_patch_outside_as_0169(
+    ours: Cli, rust: Cli, project: Path, shared_home: Path, sandbox_approval: bool
+) -> None:
+    # Outside /tmp (a writable root) and the workspace: beside the shared CODEX_HOME.
+    outside = shared_home.parent / f"{shared_home.name}-outside"
+    outside.mkdir()
+    try:
+        theirs = _patch_run(rust, project, outside, sandbox_approval)
+        assert _patch_run(ours, project, outside, sandbox_approval) == theirs
+        assert theirs == (["item/fileChange/requestApproval"] if sandbox_approval else [])
+        assert list(outside.iterdir()) == []
+    finally:
+        outside.rmdir()
