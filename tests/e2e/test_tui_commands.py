@@ -33,8 +33,9 @@ def joined(body: dict[str, Any]) -> str:
 
 
 def send_line(term: Terminal, text: str) -> None:
+    """Type `text`, and press Enter once the composer shows it."""
     term.child.send(text)
-    time.sleep(0.3)
+    term.wait_for_composer(text)
     term.child.send("\r")
 
 

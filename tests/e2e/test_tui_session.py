@@ -60,6 +60,26 @@ class Terminal:
             self.feed.feed(chunk)
             self.screen += ANSI.sub("", chunk)
 
+    def wait_for_composer(self, text: str, timeout: float = 20) -> None:
+        """Read output until the composer (the box drawn from the screen's first column) shows
+        a line ending in `text`: what was typed has reached it."""
+        wanted = text.strip()
+        deadline = time.monotonic() + timeout
+        while not any(
+            line.startswith("│") and line.strip().strip("│").strip().endswith(wanted)
+            for line in self.display.display
+        ):
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                shown = "\n".join(line.rstrip() for line in self.display.display)
+                raise AssertionError(f"the composer never showed {wanted!r}; screen:\n{shown}")
+            try:
+                chunk = self.child.read_nonblocking(65536, timeout=min(0.5, remaining))
+            except pexpect.TIMEOUT:
+                continue
+            self.feed.feed(chunk)
+            self.screen += ANSI.sub("", chunk)
+
     def forget(self) -> None:
         """Search only output that arrives from now on (the emulated screen is cleared too)."""
         self.screen = ""
