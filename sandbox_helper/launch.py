@@ -39,8 +39,9 @@ STAGE2_TARGET = "sandbox_helper.linux:main"
 PACKAGES = ("codex_core", "codex_tui", "sandbox_helper")
 NO_USERNS_WARNING = (
     "codex sandbox: user namespaces are unavailable, so commands run under Landlock + "
-    "seccomp only: no private /proc, pid, IPC or mount namespaces, protected .git/.codex "
-    "names block new entries at the top of the workspace, and capabilities are not dropped"
+    "seccomp only: no private /proc, pid, IPC or mount namespaces, the protected names "
+    "(.git, .agents, .codex, .aws) block new entries at the top of the workspace, and "
+    "capabilities are not dropped"
 )
 
 _bytecode_checked: list[bool] = []
