@@ -32,6 +32,13 @@ def _warm() -> None:
         import anyio.lowlevel  # noqa: F401
         import httpcore  # noqa: F401
 
+        # The validators `turn/start` builds on first use: its params' and the op's (~14M
+        # instructions of a server's first turn/start).
+        from codex_core.protocol import TextInput, UserTurnOp
+        from codex_core.servers.app_server.model_methods import TurnStartParams
+
+        TurnStartParams.model_validate({"threadId": "", "input": []})
+        UserTurnOp(items=[TextInput(text="")])
         # What a thread's first turn loads or builds before its first delta (issue 29): the
         # output-item validator, the turn's diff tracker, the /undo snapshot's git code.
         import codex_core.apply_patch.turn_diff  # noqa: F401
