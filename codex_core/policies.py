@@ -154,3 +154,31 @@ def sandbox_policy_from_mode(mode: str) -> SandboxPolicy:
     if policy is None:
         return SANDBOX_POLICY.validate_python({"mode": mode})
     return policy.model_construct(mode=mode)  # as validated: `mode` set, the rest defaults
+
+
+def sandbox_wire(policy: SandboxPolicy) -> dict[str, Any]:
+    """`policy` as 0.169 writes it in rollouts' `turn_context`: tagged by `type`, fields in
+    0.169's order, `writable_roots` left out when there are none."""
+    wire: dict[str, Any] = {"type": policy.mode}
+    if isinstance(policy, WorkspaceWritePolicy):
+        if policy.writable_roots:
+            wire["writable_roots"] = list(policy.writable_roots)
+        wire["network_access"] = policy.network_access
+        wire["exclude_tmpdir_env_var"] = policy.exclude_tmpdir_env_var
+        wire["exclude_slash_tmp"] = policy.exclude_slash_tmp
+    return wire
+
+
+def sandbox_policy_from_wire(value: Any) -> SandboxPolicy | None:
+    """A recorded `sandbox_policy`: 0.169's `type` form or our older `mode` form (rollouts
+    written before 0.169's was adopted); None for anything else."""
+    if not isinstance(value, dict):
+        return None
+    mode = value.get("type", value.get("mode"))
+    if mode not in _POLICY_OF_MODE:
+        return None
+    fields = {k: v for k, v in value.items() if k not in ("type", "mode")}
+    try:
+        return SANDBOX_POLICY.validate_python({**fields, "mode": mode})
+    except ValueError:
+        return None

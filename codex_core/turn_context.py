@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from codex_core.policies import GranularApproval, approval_wire
+from codex_core.policies import GranularApproval, approval_wire, sandbox_wire
 from codex_core.protocol import AskForApproval, SandboxPolicy
 
 
@@ -32,15 +32,47 @@ class TurnContext:
             applied["granular"] = None
         return replace(self, **applied)
 
-    def rollout_payload(self) -> dict[str, Any]:
-        """The `turn_context` rollout line payload."""
+    def rollout_payload(
+        self, approvals_reviewer: str = "user", default_profile: bool = False
+    ) -> dict[str, Any]:
+        """The `turn_context` rollout line payload, keys in 0.169's order (the layout puts
+        `turn_id` and `root_turn_id` first).
+
+        0.169 also writes `comp_hash` and `multi_agent_version` (values from its model
+        catalog, which we do not have): left out.
+
+        Args:
+            approvals_reviewer: Who answers approvals (config's `approvals_reviewer`).
+            default_profile: No sandbox mode was chosen (0.169 then names its built-in
+                `:read-only` profile in `active_permission_profile`).
+        """
+        from codex_core.rollout.permissions import file_system_sandbox_policy, permission_profile
+
+        cwd = str(self.cwd)
         payload: dict[str, Any] = {
-            "cwd": str(self.cwd),
+            "disabled_plugin_ids": [],
+            "cwd": cwd,
             "approval_policy": approval_wire(self.approval_policy, self.granular),
-            "sandbox_policy": self.sandbox_policy.to_wire(),
-            "model": self.model,
-            "summary": self.summary or "auto",
+            "approvals_reviewer": approvals_reviewer,
+            "permission_profile": permission_profile(self.sandbox_policy, cwd),
         }
+        if default_profile and self.sandbox_policy.mode == "read-only":
+            payload["active_permission_profile"] = {"id": ":read-only"}
+        payload["model"] = self.model
+        payload["collaboration_mode"] = {
+            "mode": "default",
+            "settings": {
+                "model": self.model,
+                "reasoning_effort": self.effort or None,
+                "developer_instructions": None,
+            },
+        }
+        payload["realtime_active"] = False
         if self.effort:
             payload["effort"] = self.effort
+        payload["summary"] = self.summary or "auto"
+        payload["sandbox_policy"] = sandbox_wire(self.sandbox_policy)
+        file_system = file_system_sandbox_policy(self.sandbox_policy, cwd)
+        if file_system is not None:
+            payload["file_system_sandbox_policy"] = file_system
         return payload

@@ -80,7 +80,8 @@ class Layout:
             return [(line_type, payload)]
         if line_type == "turn_context":
             self._new_turn()
-            return [(line_type, {"turn_id": self.turn_id, **payload})]
+            turn = {"turn_id": self.turn_id, "root_turn_id": self.turn_id}  # no sub-agents
+            return [(line_type, {**turn, **payload})]
         return [(line_type, payload)]
 
     def event_lines(

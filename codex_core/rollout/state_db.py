@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Any
 
 from codex_core.rollout.layout import read_meta
-from sandbox_helper.policy import PROTECTED_SUBDIRS
 
 log = logging.getLogger(__name__)
 
@@ -27,35 +26,32 @@ KNOWN_SCHEMA_VERSIONS = frozenset({62})
 """Latest `_sqlx_migrations.version` of the `state_5` schemas whose `threads` table we know."""
 _BUSY_TIMEOUT_SECONDS = 2.0
 
-_ROOT_READ = {"path": {"type": "special", "value": {"kind": "root"}}, "access": "read"}
+
+def recorded_permission_profile(payload: dict[str, Any], cwd: str) -> dict[str, Any] | None:
+    """The permission profile a `turn_context` payload records (0.169's, and ours since we
+    write it), else the one of its `sandbox_policy` (0.169's `type` form or our older
+    `mode` form); None when it says neither."""
+    profile = payload.get("permission_profile")
+    if isinstance(profile, dict):
+        return profile
+    from codex_core.policies import sandbox_policy_from_wire
+    from codex_core.rollout.permissions import permission_profile
+
+    policy = sandbox_policy_from_wire(payload.get("sandbox_policy"))
+    if policy is None:
+        return None
+    context_cwd = payload.get("cwd")
+    return permission_profile(policy, context_cwd if isinstance(context_cwd, str) else cwd)
 
 
-def permission_profile(sandbox_mode: str, cwd: str) -> dict[str, Any]:
-    """The `sandbox_policy` column as 0.169 writes it, for one of our sandbox modes."""
-    if sandbox_mode == "danger-full-access":
-        return {"type": "disabled"}
-    entries: list[dict[str, Any]] = [_ROOT_READ]
-    if sandbox_mode == "workspace-write":
-        entries += [
-            {"path": {"type": "path", "path": cwd}, "access": "write"},
-            {"path": {"type": "special", "value": {"kind": "slash_tmp"}}, "access": "write"},
-            {"path": {"type": "special", "value": {"kind": "tmpdir"}}, "access": "write"},
-        ]
-        # The sandbox's protected names under the working directory, read-only (0.169 lists
-        # them so, in its order, even where they do not exist).
-        entries += [
-            {
-                "path": {"type": "path", "path": f"{cwd.rstrip('/')}/{name}"},
-                "access": "read",
-                "missing_path_behavior": "skip",
-            }
-            for name in PROTECTED_SUBDIRS
-        ]
-    return {
-        "type": "managed",
-        "file_system": {"type": "restricted", "entries": entries},
-        "network": "restricted",
-    }
+_READ_ONLY_PROFILE: dict[str, Any] = {
+    "type": "managed",
+    "file_system": {
+        "type": "restricted",
+        "entries": [{"path": {"type": "special", "value": {"kind": "root"}}, "access": "read"}],
+    },
+    "network": "restricted",
+}
 
 
 def codex_home_of(rollout: Path) -> Path | None:
@@ -84,7 +80,8 @@ class ThreadFacts:
     model: str | None = None
     reasoning_effort: str | None = None
     approval_mode: str = "on-request"
-    sandbox_mode: str = "read-only"
+    permission_profile: dict[str, Any] | None = None
+    """The `sandbox_policy` column (None: read-only, 0.169's default)."""
     tokens_used: int = 0
     git: dict[str, Any] = field(default_factory=dict)
 
@@ -97,9 +94,7 @@ class ThreadFacts:
             if isinstance(policy, dict) and "granular" in policy:  # 0.169 keeps the object
                 policy = json.dumps(policy, separators=(",", ":"))
             self.approval_mode = _str(policy) or self.approval_mode
-            sandbox = payload.get("sandbox_policy")
-            if isinstance(sandbox, dict):
-                self.sandbox_mode = _str(sandbox.get("mode") or sandbox.get("type")) or "read-only"
+            self.permission_profile = recorded_permission_profile(payload, self.cwd)
         elif line_type == "event_msg" and payload.get("type") == "user_message":
             if not self.first_user_message:
                 self.first_user_message = _str(payload.get("message")) or ""
@@ -134,7 +129,7 @@ def _row(facts: ThreadFacts, now_ms: int) -> dict[str, Any]:
         "first_user_message": preview,
         "preview": preview,
         "sandbox_policy": json.dumps(
-            permission_profile(facts.sandbox_mode, facts.cwd), separators=(",", ":")
+            facts.permission_profile or _READ_ONLY_PROFILE, separators=(",", ":")
         ),
         "approval_mode": facts.approval_mode,
         "tokens_used": facts.tokens_used,

@@ -118,7 +118,11 @@ class SessionStorage:
     def record_turn_context(self, turn: TurnContext) -> None:
         """Persist the settings of the turn about to run."""
         if self.recorder is not None:
-            self.recorder.record_items([("turn_context", turn.rollout_payload())])
+            payload = turn.rollout_payload(
+                approvals_reviewer=self.config.approvals_reviewer,
+                default_profile=not self.config.sandbox_mode_explicit,
+            )
+            self.recorder.record_items([("turn_context", payload)])
 
     def record_compacted(self, summary: str, replacement: list[ResponseItem]) -> None:
         """Persist a compaction with the history that replaces everything before it."""

@@ -166,11 +166,14 @@ def test_elicitations_declined_unasked_when_the_session_says_so() -> None:
 def test_state_db_row_says_what_0169_writes() -> None:
     import json
 
-    from codex_core.rollout.state_db import ThreadFacts, permission_profile
+    from codex_core.policies import sandbox_policy_from_mode
+    from codex_core.rollout.permissions import permission_profile
+    from codex_core.rollout.state_db import ThreadFacts
 
     fixture = Path(__file__).parent.parent / "fixtures" / "app_server_granular_0169.json"
     seen = json.loads(fixture.read_text())["state_db"]
-    column = json.dumps(permission_profile("workspace-write", "/w/p"), separators=(",", ":"))
+    workspace = sandbox_policy_from_mode("workspace-write")
+    column = json.dumps(permission_profile(workspace, "/w/p"), separators=(",", ":"))
     assert column == seen["sandbox_policy"].replace("CWD", "/w/p")
     facts = ThreadFacts("id", "path", 0)
     settings = GranularApproval(sandbox_approval=False, rules=True, mcp_elicitations=True)
