@@ -105,12 +105,6 @@ def http_server() -> Iterator[str]:
     yield from serve_http()
 
 
-@pytest.fixture
-def report_http_server() -> Iterator[str]:
-    """The same with its `report` tool (which also tells the request headers it got)."""
-    yield from serve_http("--report")
-
-
 def serve_http(*server_args: str) -> Iterator[str]:
     port = free_port()
     argv = [sys.executable, str(SERVER), "http", str(port), *server_args]
