@@ -80,6 +80,19 @@ def iter_raw_lines(path: Path) -> Iterator[tuple[bytes, RolloutLine | None]]:
                 yield stripped, parse_line(stripped)
 
 
+def last_turn_context(path: Path) -> dict[str, Any] | None:
+    """The payload of the file's last readable `turn_context` line (its turn's settings),
+    or None; only lines that name the type are parsed."""
+    found: dict[str, Any] | None = None
+    with open(path, "rb") as handle:
+        for raw in handle:
+            if b'"turn_context"' in raw:
+                line = parse_line(raw)
+                if line is not None and line.type == "turn_context":
+                    found = line.payload
+    return found
+
+
 def read_rollout(path: Path, *, _depth: int = 0) -> Rollout:
     """Read a whole rollout file.
 

@@ -74,6 +74,10 @@ async def _load(
     config = load_thread_config(
         server.cli_overrides, params, server.flags, experimental=server.experimental_api
     )
+    if resume is not None and server.flags is None:  # an IDE's resume or fork, not the TUI's
+        from codex_core.servers.app_server.recorded_policies import with_recorded_policies
+
+        config = with_recorded_policies(config, resume)
     session = await start_session(config, resume, session_source(server.client_name))
     loaded = LoadedThread(
         session,
