@@ -180,19 +180,20 @@ def test_cli_doctor_starts_mcp_servers(
     codex_bin: Path, codex_home: Path, provider: ModelServer
 ) -> None:
     env = write_config(codex_home, "reachable", provider.base_url)
+    base = (codex_home / "config.toml").read_text()
+    crashes = "[mcp_servers.crashes]\ncommand = 'false'\n"
     with (codex_home / "config.toml").open("a") as config:
         config.write(
             f"[mcp_servers.good]\ncommand = {json.dumps(sys.executable)}\n"
-            f"args = [{json.dumps(str(MCP_SERVER))}, 'stdio']\n"
-            "[mcp_servers.crashes]\ncommand = 'false'\n"
+            f"args = [{json.dumps(str(MCP_SERVER))}, 'stdio']\n" + crashes
         )
     code, report, stderr = doctor(str(codex_bin), codex_home, env)
     mcp = report["checks"]["mcp.config"]
     assert (code, mcp["status"]) == (0, "warning"), stderr
     assert mcp["details"]["good"].startswith("started (")
     assert "crashes" in mcp["summary"] and "good" not in mcp["summary"]
-    with (codex_home / "config.toml").open("a") as config:
-        config.write("required = true\n")  # the crashing one is required now
+    # the crashing one is required now (alone: starting the SDK server again proves nothing)
+    (codex_home / "config.toml").write_text(base + crashes + "required = true\n")
     code, report, _ = doctor(str(codex_bin), codex_home, env)
     assert (code, report["checks"]["mcp.config"]["status"]) == (1, "fail")
 
