@@ -1,6 +1,6 @@
 """The policies a resumed session runs under, side by side with 0.169 (recorded in
 tests/fixtures/resume_policies_0169.json): `exec resume` takes them from the command line and
-config, the app-server's `thread/resume` from the rollout's last `turn_context` (a
+config, the app-server's `thread/resume` and `thread/fork` from the rollout's last `turn_context` (a
 workspace-write sandbox only in a trusted folder; network access as configured). Ours also
 reads the `turn_context` we wrote before adopting 0.169's form (`sandbox_policy.mode`)."""
 
@@ -91,6 +91,7 @@ def _resume_over_app_server(
     try:
         client.call("initialize", {"clientInfo": {"name": "tests", "version": "1"}})
         client.send({"method": "initialized"})
+        forked = client.call("thread/fork", {"threadId": session}, timeout=60)["result"]
         resumed = client.call("thread/resume", {"threadId": session}, timeout=60)["result"]
         server.add(turn(message("second")))
         go = {"threadId": session, "input": [{"type": "text", "text": "again"}]}
@@ -99,9 +100,13 @@ def _resume_over_app_server(
             pass
     finally:
         client.close()
-    sandbox = dict(resumed["sandbox"])
+    return {"resumed": _policies(resumed), "forked": _policies(forked)}
+
+
+def _policies(result: dict[str, Any]) -> dict[str, Any]:
+    sandbox = dict(result["sandbox"])
     sandbox["writableRoots"] = len(sandbox.get("writableRoots") or [])
-    return {"approvalPolicy": resumed["approvalPolicy"], "sandbox": sandbox}
+    return {"approvalPolicy": result["approvalPolicy"], "sandbox": sandbox}
 
 
 def _to_old_form(cli: Cli, session: str) -> None:
@@ -136,7 +141,7 @@ def _observe(binary: str, case: str, base: Path, old_form: bool = False) -> dict
         )
         assert done.returncode == 0, done.stderr
     return {
-        "thread/resume": app,
+        "thread/resume and fork": app,
         "turn_context.sandbox_policy": _sandboxes(cli, session, project, extra),
     }
 
@@ -145,7 +150,7 @@ def _observe(binary: str, case: str, base: Path, old_form: bool = False) -> dict
 def test_resumed_policies_as_0169(case: str, codex_bin: Path, base: Path) -> None:
     seen = _observe(str(codex_bin), case, base)
     expected = SEEN[case]
-    assert seen["thread/resume"] == expected["thread/resume"]
+    assert seen["thread/resume and fork"] == expected["thread/resume and fork"]
     # The old form's turns aside, ours records each turn's sandbox as 0.169 does.
     assert seen["turn_context.sandbox_policy"] == expected["turn_context.sandbox_policy"]
 
@@ -154,7 +159,7 @@ def test_resumed_policies_as_0169(case: str, codex_bin: Path, base: Path) -> Non
 def test_resumed_policies_from_our_older_rollouts(case: str, codex_bin: Path, base: Path) -> None:
     seen = _observe(str(codex_bin), case, base, old_form=True)
     expected = SEEN[case]
-    assert seen["thread/resume"] == expected["thread/resume"]
+    assert seen["thread/resume and fork"] == expected["thread/resume and fork"]
     assert seen["turn_context.sandbox_policy"][1:] == expected["turn_context.sandbox_policy"][1:]
 
 

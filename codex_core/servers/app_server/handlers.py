@@ -77,7 +77,7 @@ async def _load(
     if resume is not None and server.flags is None:  # an IDE's resume or fork, not the TUI's
         from codex_core.servers.app_server.recorded_policies import with_recorded_policies
 
-        config = with_recorded_policies(config, resume)
+        config = with_recorded_policies(config, resume, fork=forked_from is not None)
     session = await start_session(config, resume, session_source(server.client_name))
     loaded = LoadedThread(
         session,

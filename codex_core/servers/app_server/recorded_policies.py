@@ -1,11 +1,11 @@
 """A resumed or forked thread's approval policy and sandbox, from its rollout, as 0.169's
-app-server chooses them (observed side by side, tests/compat/test_turn_context_0169.py).
+app-server chooses them (observed side by side, tests/compat/test_resume_policies_0169.py).
 
 0.169's `thread/resume` and `thread/fork` run the thread under the approval policy and sandbox
 its last recorded turn ran with, unless the request, the server's `-c` or config.toml choose
 them. A recorded workspace-write sandbox comes back only in a trusted folder (read-only
-elsewhere), with its writable roots but with network access as configured. The rollout is
-read in either form of `sandbox_policy` (0.169's `type`, our older `mode`).
+elsewhere), with its writable roots (not in a fork) and network access as configured. The
+rollout is read in either form of `sandbox_policy` (0.169's `type`, our older `mode`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from codex_core.policies import (
 _APPROVALS = ("untrusted", "on-failure", "on-request", "never")
 
 
-def with_recorded_policies(config: Config, rollout: Path) -> Config:
-    """`config` with the policies of `rollout`'s last turn where config chose none."""
+def with_recorded_policies(config: Config, rollout: Path, *, fork: bool = False) -> Config:
+    """`config` with the policies of `rollout`'s last turn where config chose none (a fork
+    keeps the recorded sandbox's kind but not its writable roots, as 0.169's)."""
     from codex_core.rollout.reader import last_turn_context
 
     try:
@@ -41,7 +42,10 @@ def with_recorded_policies(config: Config, rollout: Path) -> Config:
         if isinstance(policy, WorkspaceWritePolicy):
             configured = config.sandbox_policy
             network = isinstance(configured, WorkspaceWritePolicy) and configured.network_access
-            policy = policy.model_copy(update={"network_access": network})
+            update: dict[str, Any] = {"network_access": network}
+            if fork:
+                update["writable_roots"] = []
+            policy = policy.model_copy(update=update)
             if config.project_trust_level() != "trusted":
                 policy = ReadOnlyPolicy.model_construct()
         if policy is not None:
