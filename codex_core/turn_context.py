@@ -9,6 +9,9 @@ from typing import Any
 from codex_core.policies import GranularApproval, approval_wire, sandbox_wire
 from codex_core.protocol import AskForApproval, SandboxPolicy
 
+_DEFAULT_PROFILES = {"read-only": ":read-only", "workspace-write": ":workspace"}
+"""0.169's built-in permission profile a sandbox mode nobody chose stands for."""
+
 
 @dataclass(frozen=True)
 class TurnContext:
@@ -44,7 +47,7 @@ class TurnContext:
         Args:
             approvals_reviewer: Who answers approvals (config's `approvals_reviewer`).
             default_profile: No sandbox mode was chosen (0.169 then names its built-in
-                `:read-only` profile in `active_permission_profile`).
+                profile, `:read-only` or `:workspace`, in `active_permission_profile`).
         """
         from codex_core.rollout.permissions import file_system_sandbox_policy, permission_profile
 
@@ -56,8 +59,9 @@ class TurnContext:
             "approvals_reviewer": approvals_reviewer,
             "permission_profile": permission_profile(self.sandbox_policy, cwd),
         }
-        if default_profile and self.sandbox_policy.mode == "read-only":
-            payload["active_permission_profile"] = {"id": ":read-only"}
+        profile = _DEFAULT_PROFILES.get(self.sandbox_policy.mode)
+        if default_profile and profile:
+            payload["active_permission_profile"] = {"id": profile}
         payload["model"] = self.model
         payload["collaboration_mode"] = {
             "mode": "default",

@@ -120,7 +120,8 @@ class SessionStorage:
         if self.recorder is not None:
             payload = turn.rollout_payload(
                 approvals_reviewer=self.config.approvals_reviewer,
-                default_profile=not self.config.sandbox_mode_explicit,
+                default_profile=not self.config.sandbox_mode_explicit
+                and turn.sandbox_policy == self.config.sandbox_policy,
             )
             self.recorder.record_items([("turn_context", payload)])
 

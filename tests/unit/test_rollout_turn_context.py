@@ -88,3 +88,19 @@ def test_layout_puts_the_turn_ids_first() -> None:
     assert kind == "turn_context"
     assert list(line)[:3] == ["turn_id", "root_turn_id", "disabled_plugin_ids"]
     assert line["root_turn_id"] == line["turn_id"] == layout.turn_id
+
+
+def test_active_permission_profile_only_when_no_sandbox_was_chosen() -> None:
+    # Seen with 0.169: `:read-only` in exec by default, `:workspace` on an app-server thread
+    # in a trusted folder; none with -s or sandbox_mode.
+    for policy, profile in (
+        (ReadOnlyPolicy(), ":read-only"),
+        (WorkspaceWritePolicy(), ":workspace"),
+    ):
+        context = TurnContext(Path("/w"), "m", "never", policy)
+        assert context.rollout_payload(default_profile=True)["active_permission_profile"] == {
+            "id": profile
+        }
+        assert "active_permission_profile" not in context.rollout_payload()
+    no_sandbox = TurnContext(Path("/w"), "m", "never", DangerFullAccessPolicy())
+    assert "active_permission_profile" not in no_sandbox.rollout_payload(default_profile=True)
