@@ -159,7 +159,10 @@ async def test_a_long_streamed_table_stays_in_one_segment(tmp_path: Path) -> Non
     from codex_core.protocol import AgentMessageDeltaEvent, AgentMessageEvent, TaskStartedEvent
     from codex_tui.app.widgets.cells.agent_cell import AgentCell
 
-    rows = "".join(f"| row {i} | value {i} |\n" for i in range(300))
+    # ~7,700 chars, nearly twice a segment's 4,000: a hundred wide rows, as long as three
+    # hundred narrow ones, and a third as many to render each frame
+    words = "told in a good many more words than before"
+    rows = "".join(f"| row {i} | the value of row {i}, {words} |\n" for i in range(100))
     answer = "Intro.\n\n| name | value |\n|---|---|\n" + rows + "\nAfter the table.\n"
     app, boot = make_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -172,6 +175,6 @@ async def test_a_long_streamed_table_stays_in_one_segment(tmp_path: Path) -> Non
         boot.core.emit(AgentMessageEvent(message=answer))
         await settle(pilot, boot.core)
         sources = app.screen.query_one(AgentCell).segment_sources
-        holding = [s for s in sources if "| row 0 |" in s or "| row 299 |" in s]
-        assert len(holding) == 1 and "|---|---|" in holding[0] and "| row 299 |" in holding[0]
+        holding = [s for s in sources if "| row 0 |" in s or "| row 99 |" in s]
+        assert len(holding) == 1 and "|---|---|" in holding[0] and "| row 99 |" in holding[0]
         assert "After the table." in sources[-1]
