@@ -50,7 +50,8 @@ class _OAuthMetadata(BaseHTTPRequestHandler):
 @pytest.fixture
 def oauth_server() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _OAuthMetadata)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # shutdown() waits for serve_forever to poll: every 20 ms, not the default 0.5 s
+    thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_address[1]}/mcp"
     server.shutdown()
