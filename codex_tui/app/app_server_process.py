@@ -60,6 +60,9 @@ def spawn_app_server(setup: dict[str, Any]) -> subprocess.Popen[bytes]:
             [
                 sys.executable,
                 "-I",  # (which ignores PYTHONDONTWRITEBYTECODE: -B carries it over)
+                # No `site`: the path is this process's, set by BOOT, so the .pth files and
+                # site-packages scan `site` would do (~11M instructions) are not needed.
+                "-S",
                 *(["-B"] if sys.dont_write_bytecode else []),
                 "-c",
                 BOOT.format(path=list(sys.path)),
