@@ -22,8 +22,8 @@ alias ll='ls -l'
 """
 
 
-def capture(home: Path) -> ShellSnapshot:
-    (home / ".profile").write_text(PROFILE)
+def capture(home: Path, profile: str = PROFILE) -> ShellSnapshot:
+    (home / ".profile").write_text(profile)
     env = {"HOME": str(home), "PATH": os.environ["PATH"], "DROPPED": "x", "KEEP": "same"}
     snapshot = ShellSnapshot(env)
 
@@ -168,18 +168,7 @@ def test_shell_snapshot_stop_leaves_what_the_profile_started_to_finish(tmp_path:
 def test_shell_snapshot_runs_the_login_shell_at_a_lower_cpu_priority(tmp_path: Path) -> None:
     """A heavy profile (pyenv, nvm, conda) runs beside the first model request: it must not
     take the CPU that request needs. Its forks inherit the lower priority."""
-    (tmp_path / ".profile").write_text("sleep 0.2\nexport PROFILE_NICE=$(nice)\n")
-    snapshot = ShellSnapshot({"HOME": str(tmp_path), "PATH": os.environ["PATH"]})
-
-    async def run() -> None:
-        snapshot.start()
-        for _ in range(200):
-            if snapshot.script is not None:
-                return
-            await asyncio.sleep(0.05)
-        await snapshot.aclose()
-
-    asyncio.run(run())
+    script = capture(tmp_path, "sleep 0.2\nexport PROFILE_NICE=$(nice)\n").script
     expected = min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
-    assert snapshot.script is not None
-    assert f"export PROFILE_NICE={expected}" in snapshot.script.splitlines()
+    assert script is not None
+    assert f"export PROFILE_NICE={expected}" in script.splitlines()
