@@ -15,7 +15,7 @@ import pytest
 from tests.compat.conftest import MODEL, Cli
 from tests.servers.rpc_client import AppServerClient
 from tests.support.model_server import ModelServer
-from tests.support.sse import custom_tool_call, function_call, message, turn
+from tests.support.sse import OutputItem, custom_tool_call, function_call, message, turn
 
 
 def _run(cli: Cli, cwd: Path, outside: Path, granular: dict[str, Any]) -> dict[str, Any]:
@@ -100,24 +100,7 @@ def _rules_run(cli: Cli, cwd: Path, rules: bool) -> tuple[list[str], bool]:
     )
     target = cwd / "made.txt"
     call = function_call("exec_command", {"cmd": f"touch {target}"}, call_id="e1")
-    with ModelServer([turn(call), turn(message("done"))]) as server:
-        flags = [*server.cli_flags(), "-c", MODEL]
-        argv = [cli.binary, *flags, "app-server", "--listen", "stdio://"]
-        client = AppServerClient(cli.home, cwd, flags, None, argv=argv)
-        client.initialize()
-        params = {"cwd": str(cwd), "sandbox": "workspace-write"}
-        thread_id = client.call("thread/start", params, timeout=60)["result"]["thread"]["id"]
-        go = {"threadId": thread_id, "input": [{"type": "text", "text": "go"}]}
-        client.call("turn/start", go, timeout=60)
-        asked: list[str] = []
-        while True:
-            msg = client.next(timeout=60)
-            if "id" in msg and "method" in msg:
-                asked.append(msg["method"])
-                client.send({"id": msg["id"], "result": {"decision": "decline"}})
-            if msg.get("method") == "turn/completed":
-                break
-        client.close()
+    asked = _declining_turn(cli, cwd, call)
     made = target.exists()
     target.unlink(missing_ok=True)
     return asked, made
@@ -140,6 +123,29 @@ def _patch_run(cli: Cli, cwd: Path, outside: Path, sandbox_approval: bool) -> li
     )
     patch = f"*** Begin Patch\n*** Add File: {outside}/x.txt\n+hi\n*** End Patch\n"
     call = custom_tool_call("apply_patch", patch, call_id="p1")
+    asked = _declining_turn(cli, cwd, call)
+    return asked
+
+
+@pytest.mark.parametrize("sandbox_approval", [True, False])
+def test_granular_patch_outside_as_0169(
+    ours: Cli, rust: Cli, project: Path, shared_home: Path, sandbox_approval: bool
+) -> None:
+    # Outside /tmp (a writable root) and the workspace: beside the shared CODEX_HOME.
+    outside = shared_home.parent / f"{shared_home.name}-outside"
+    outside.mkdir()
+    try:
+        theirs = _patch_run(rust, project, outside, sandbox_approval)
+        assert _patch_run(ours, project, outside, sandbox_approval) == theirs
+        assert theirs == (["item/fileChange/requestApproval"] if sandbox_approval else [])
+        assert list(outside.iterdir()) == []
+    finally:
+        outside.rmdir()
+
+
+def _declining_turn(cli: Cli, cwd: Path, call: OutputItem) -> list[str]:
+    """One workspace-write turn on `cli`'s app-server whose model makes `call`, every
+    request to the client declined: the methods of the requests, in order."""
     with ModelServer([turn(call), turn(message("done"))]) as server:
         flags = [*server.cli_flags(), "-c", MODEL]
         argv = [cli.binary, *flags, "app-server", "--listen", "stdio://"]
@@ -159,19 +165,3 @@ def _patch_run(cli: Cli, cwd: Path, outside: Path, sandbox_approval: bool) -> li
                 break
         client.close()
     return asked
-
-
-@pytest.mark.parametrize("sandbox_approval", [True, False])
-def test_granular_patch_outside_as_0169(
-    ours: Cli, rust: Cli, project: Path, shared_home: Path, sandbox_approval: bool
-) -> None:
-    # Outside /tmp (a writable root) and the workspace: beside the shared CODEX_HOME.
-    outside = shared_home.parent / f"{shared_home.name}-outside"
-    outside.mkdir()
-    try:
-        theirs = _patch_run(rust, project, outside, sandbox_approval)
-        assert _patch_run(ours, project, outside, sandbox_approval) == theirs
-        assert theirs == (["item/fileChange/requestApproval"] if sandbox_approval else [])
-        assert list(outside.iterdir()) == []
-    finally:
-        outside.rmdir()
