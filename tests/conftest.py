@@ -304,4 +304,4 @@ def codex_bin() -> Path:
     return path
 
 
-from tests.support.fixtures import model_server  # noqa: E402,F401  (shared fixture)
+from tests.support.fixtures import mcp_http_server, model_server  # noqa: E402,F401  (shared)

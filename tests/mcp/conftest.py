@@ -100,9 +100,9 @@ def free_port() -> int:
 
 
 @pytest.fixture
-def http_server() -> Iterator[str]:
-    """The test server over streamable HTTP on 127.0.0.1; yields its URL."""
-    yield from serve_http()
+def http_server(mcp_http_server: str) -> str:
+    """The test server over streamable HTTP on 127.0.0.1 (shared: `mcp_http_server`); its URL."""
+    return mcp_http_server
 
 
 def serve_http(*server_args: str) -> Iterator[str]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,6 @@ from tests.mcp.conftest import (
     namespace_call,
     outputs_by_call,
     run_exec,
-    serve_http,
     stdio_entry,
     write_config,
 )
@@ -22,13 +20,6 @@ from tests.support.model_server import ModelServer
 from tests.support.sse import function_call, message, turn
 
 pytestmark = pytest.mark.e2e
-
-
-@pytest.fixture(scope="module")
-def web_server() -> Iterator[str]:
-    """The test server over streamable HTTP with its `report` tool, started once for this
-    module's HTTP tests: it keeps nothing between calls, and each codex has its own session."""
-    yield from serve_http("--report")
 
 
 def mcp_items(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -152,9 +143,9 @@ def test_mcp_bypass_flag_runs_unannotated_tool(
 
 
 def test_mcp_streamable_http_server(
-    codex_bin: Path, model_server: ModelServer, codex_home: Path, tmp_path: Path, web_server: str
+    codex_bin: Path, model_server: ModelServer, codex_home: Path, tmp_path: Path, http_server: str
 ) -> None:
-    write_config(codex_home, f'[mcp_servers.web]\nurl = "{web_server}"\n')
+    write_config(codex_home, f'[mcp_servers.web]\nurl = "{http_server}"\n')
     model_server.add(
         namespace_call("mcp__web", "echo", {"text": "over http"}, "c1"), turn(message("done"))
     )
@@ -361,7 +352,7 @@ def test_mcp_http_server_gets_bearer_token_and_headers(
     model_server: ModelServer,
     codex_home: Path,
     tmp_path: Path,
-    web_server: str,
+    http_server: str,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("MCP_TEST_TOKEN", "tok-123")
@@ -369,7 +360,7 @@ def test_mcp_http_server_gets_bearer_token_and_headers(
     monkeypatch.delenv("MCP_TEST_UNSET", raising=False)
     write_config(
         codex_home,
-        f'[mcp_servers.web]\nurl = "{web_server}"\n'
+        f'[mcp_servers.web]\nurl = "{http_server}"\n'
         'bearer_token_env_var = "MCP_TEST_TOKEN"\n'
         'http_headers = { "X-Team" = "core" }\n'
         'env_http_headers = { "X-Api-Key" = "MCP_TEST_API_KEY", "X-Unset" = "MCP_TEST_UNSET" }\n',

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.mcp.conftest import free_port, serve_http
+from tests.mcp.conftest import free_port
 from tests.mcp.oauth_server import serving
 from tests.servers.conftest import AppServerFactory
 
@@ -23,15 +22,12 @@ PAGES = FIXTURE.with_name("mcp_status_pages_0169.json")
 
 
 @pytest.fixture
-def servers() -> Iterator[tuple[str, str]]:
-    """The plain and the OAuth-protected HTTP servers' URLs (started side by side)."""
-    plain, oauth = serve_http(), serving(free_port())
+def servers(mcp_http_server: str) -> Iterator[tuple[str, str]]:
+    """The plain (shared, `mcp_http_server`) and the OAuth-protected HTTP servers' URLs."""
+    oauth = serving(free_port())
     try:
-        with ThreadPoolExecutor(2) as pool:
-            urls = list(pool.map(next, [plain, oauth]))
-        yield urls[0], urls[1]
+        yield mcp_http_server, next(oauth)
     finally:
-        plain.close()
         oauth.close()
 
 

@@ -1,4 +1,5 @@
-"""Pytest fixtures for the scripted model server; import them into tests/conftest.py."""
+"""Pytest fixtures for the scripted model server and the test MCP server over HTTP; import
+them into tests/conftest.py."""
 
 from __future__ import annotations
 
@@ -15,3 +16,13 @@ def model_server() -> Iterator[ModelServer]:
     with ModelServer() as server:
         yield server
         server.check_pairing()
+
+
+@pytest.fixture(scope="session")
+def mcp_http_server() -> Iterator[str]:
+    """The test MCP server (tests/mcp/server.py, with its `report` tool) over streamable HTTP,
+    started once per test process: it keeps nothing between calls and gives each client a
+    session of its own, so the tests that need one share it instead of each paying its start."""
+    from tests.mcp.conftest import serve_http
+
+    yield from serve_http("--report")
