@@ -74,7 +74,7 @@ async def _load(
     config = load_thread_config(
         server.cli_overrides, params, server.flags, experimental=server.experimental_api
     )
-    if resume is not None and server.flags is None:  # an IDE's resume or fork, not the TUI's
+    if resume is not None:  # a resume or fork (an IDE's or the TUI's, as 0.169's)
         from codex_core.servers.app_server.recorded_policies import with_recorded_policies
 
         config = with_recorded_policies(config, resume, fork=forked_from is not None)
