@@ -1,9 +1,10 @@
 """A resumed or forked thread's approval policy and sandbox, from its rollout, as 0.169's
-app-server chooses them (observed side by side, tests/compat/test_resume_policies_0169.py).
+app-server chooses them (observed side by side, tests/compat/test_resume_policies_0169.py and
+tests/e2e/test_tui_resume_policies_0169.py).
 
-0.169's `thread/resume` and `thread/fork` run the thread under the approval policy and sandbox
-its last recorded turn ran with, unless the request, the server's `-c` or config.toml choose
-them. A recorded workspace-write sandbox comes back only in a trusted folder (read-only
+0.169's `thread/resume` and `thread/fork` (its TUI's `resume` too) run the thread under the
+approval policy and sandbox its last recorded turn ran with, unless the request, the command
+line, `-c` or config.toml choose them. A recorded workspace-write sandbox comes back only in a trusted folder (read-only
 elsewhere), with its writable roots (not in a fork) and network access as configured. The
 rollout is read in either form of `sandbox_policy` (0.169's `type`, our older `mode`).
 """
