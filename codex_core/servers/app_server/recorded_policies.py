@@ -4,9 +4,10 @@ tests/e2e/test_tui_resume_policies_0169.py).
 
 0.169's `thread/resume` and `thread/fork` (its TUI's `resume` too) run the thread under the
 approval policy and sandbox its last recorded turn ran with, unless the request, the command
-line, `-c` or config.toml choose them. A recorded workspace-write sandbox comes back only in a trusted folder (read-only
-elsewhere), with its writable roots (not in a fork) and network access as configured. The
-rollout is read in either form of `sandbox_policy` (0.169's `type`, our older `mode`).
+line, `-c` or config.toml choose them. A recorded workspace-write sandbox comes back only in a
+trusted folder (read-only elsewhere), with its writable roots (not in a fork) and network
+access as configured. The rollout is read in either form of `sandbox_policy` (0.169's `type`,
+our older `mode`).
 """
 
 from __future__ import annotations
