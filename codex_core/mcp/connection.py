@@ -122,6 +122,10 @@ class ServerConnection:
                     # SDK seconds more, and the first request must not wait for that.
                     self._fail(f"timed out after {startup_timeout(self.config):g}s starting up")
                     self.ready.set()
+                    # A server that never came up has no session to leave: its process
+                    # group is ended at once, not given seconds to read its closed stdin
+                    # (`codex exec` sat ~4 s past its answer waiting for one).
+                    self._hurry = True
                     return
                 self._session = session
                 self.status = "ready"

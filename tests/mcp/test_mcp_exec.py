@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import time
 from pathlib import Path
 from typing import Any
 
@@ -403,6 +405,29 @@ def test_mcp_slow_server_past_its_startup_timeout_is_a_warning_without_tools(
         "MCP server 'slow_ms' failed to start: timed out after 0.4s starting up",
         "MCP server 'slow_sec' failed to start: timed out after 0.6s starting up",
     ]
+
+
+def test_mcp_server_past_its_startup_timeout_does_not_hold_up_exec_at_its_end(
+    codex_bin: Path, model_server: ModelServer, codex_home: Path, tmp_path: Path
+) -> None:
+    """A server still starting (not reading its stdin) when its startup timeout passed is
+    ended at once: `codex exec` exits right after its answer, not seconds later."""
+    slow = 'env = { MCP_TEST_START_DELAY = "30" }'
+    write_config(codex_home, stdio_entry("slow", slow, "startup_timeout_sec = 0.5", required=False))
+    model_server.add(turn(message("done")))
+    argv = [str(codex_bin), "exec", "--skip-git-repo-check", "--json", *model_server.cli_flags()]
+    env = {**os.environ, "OPENAI_API_KEY": "sk-test"}
+    process = subprocess.Popen(
+        [*argv, "hi"], cwd=tmp_path, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE
+    )
+    assert process.stdout is not None
+    completed_at = None
+    for line in process.stdout:
+        if json.loads(line)["type"] == "turn.completed":
+            completed_at = time.monotonic()
+    assert process.wait(timeout=60) == 0 and completed_at is not None
+    # It used to wait ~4 s for the server to read its closed stdin, then for SIGTERM.
+    assert time.monotonic() - completed_at < 1.5
 
 
 def test_mcp_per_tool_approval_mode_overrides_the_default(
