@@ -38,16 +38,7 @@ def _run(cli: Cli, cwd: Path, outside: Path, granular: dict[str, Any]) -> dict[s
         params = {"cwd": str(cwd), "sandbox": "workspace-write", "approvalPolicy": granular}
         started = client.call("thread/start", params, timeout=60)["result"]
         thread_id = started["thread"]["id"]
-        go = {"threadId": thread_id, "input": [{"type": "text", "text": "go"}]}
-        client.call("turn/start", go, timeout=60)
-        asked: list[str] = []
-        while True:
-            msg = client.next(timeout=60)
-            if "id" in msg and "method" in msg:
-                asked.append(msg["method"])
-                client.send({"id": msg["id"], "result": {"decision": "decline"}})
-            if msg.get("method") == "turn/completed":
-                break
+        asked = _declined_turn(client, thread_id)
         client.close()
     [rollout] = list(cli.home.glob(f"sessions/**/rollout-*{thread_id}.jsonl"))
     contexts = [
@@ -153,15 +144,20 @@ def _declining_turn(cli: Cli, cwd: Path, call: OutputItem) -> list[str]:
         client.initialize()
         params = {"cwd": str(cwd), "sandbox": "workspace-write"}
         thread_id = client.call("thread/start", params, timeout=60)["result"]["thread"]["id"]
-        go = {"threadId": thread_id, "input": [{"type": "text", "text": "go"}]}
-        client.call("turn/start", go, timeout=60)
-        asked: list[str] = []
-        while True:
-            msg = client.next(timeout=60)
-            if "id" in msg and "method" in msg:
-                asked.append(msg["method"])
-                client.send({"id": msg["id"], "result": {"decision": "decline"}})
-            if msg.get("method") == "turn/completed":
-                break
+        asked = _declined_turn(client, thread_id)
         client.close()
     return asked
+
+
+def _declined_turn(client: AppServerClient, thread_id: str) -> list[str]:
+    """Run one turn, declining every request to the client: the requests' methods."""
+    go = {"threadId": thread_id, "input": [{"type": "text", "text": "go"}]}
+    client.call("turn/start", go, timeout=60)
+    asked: list[str] = []
+    while True:
+        msg = client.next(timeout=60)
+        if "id" in msg and "method" in msg:
+            asked.append(msg["method"])
+            client.send({"id": msg["id"], "result": {"decision": "decline"}})
+        if msg.get("method") == "turn/completed":
+            return asked
