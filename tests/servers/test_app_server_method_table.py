@@ -39,7 +39,7 @@ def test_the_stdio_server_does_not_import_rarely_called_methods_before_its_first
 
 
 def test_a_lazy_entry_loads_on_lookup_and_keeps_its_place() -> None:
-    from codex_core.servers.app_server.handlers import METHODS, SERVED
+    from codex_core.servers.app_server.method_tables import METHODS, SERVED
     from codex_core.servers.app_server.model_goals import ThreadGoalGetParams
 
     names = list(METHODS)
@@ -51,7 +51,7 @@ def test_a_lazy_entry_loads_on_lookup_and_keeps_its_place() -> None:
 
 
 def test_the_tui_methods_load_on_first_call_under_their_names() -> None:
-    from codex_core.servers.app_server.handlers import SERVED, TUI_METHOD_NAMES
+    from codex_core.servers.app_server.method_tables import SERVED, TUI_METHOD_NAMES
     from codex_core.servers.app_server.model_tui import BackgroundMessageNotification
     from codex_core.servers.app_server.server import TUI_ONLY
     from codex_core.servers.app_server.tui_methods import TUI_METHODS
@@ -64,12 +64,12 @@ def test_the_tui_methods_load_on_first_call_under_their_names() -> None:
 
 
 def test_the_history_and_queue_methods_load_on_first_call_under_their_names() -> None:
-    from codex_core.servers.app_server.handlers import (
+    from codex_core.servers.app_server.history_methods import HISTORY_METHODS
+    from codex_core.servers.app_server.method_tables import (
         HISTORY_METHOD_NAMES,
         QUEUE_METHOD_NAMES,
         SERVED,
     )
-    from codex_core.servers.app_server.history_methods import HISTORY_METHODS
     from codex_core.servers.app_server.queue_methods import QUEUE_METHODS
 
     assert list(HISTORY_METHOD_NAMES) == list(HISTORY_METHODS)

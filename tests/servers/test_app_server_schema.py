@@ -6,7 +6,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from codex_core.servers.app_server.handlers import METHODS
+from codex_core.servers.app_server.method_tables import METHODS
 from codex_core.servers.app_server.translate import Translator
 from tests.servers.rpc_client import CODEX
 

@@ -2,6 +2,7 @@
 
 Modules: `wire` (envelope, errors), `model_*` (one pydantic model per wire message),
 `translate` (session events → notifications), `threads` (loaded threads), `handlers`
-(one function per method), `server` (connection state and dispatch), `transport` (stdio),
+(one function per thread/turn method), `method_tables` (method → params and handler),
+`server` (connection state and dispatch), `transport` (stdio),
 `schema` (`generate-json-schema`), `cli` (the subcommand).
 """

@@ -13,7 +13,7 @@ from codex_core.servers.app_server import model_admin as a
 from codex_core.servers.app_server import model_extensions as x
 from codex_core.servers.app_server import model_methods as m
 from codex_core.servers.app_server import model_notify as n
-from codex_core.servers.app_server.handlers import METHODS
+from codex_core.servers.app_server.method_tables import METHODS
 
 NOTIFICATIONS = (*n.NOTIFICATIONS, *a.NOTIFICATIONS)
 

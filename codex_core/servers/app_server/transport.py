@@ -9,7 +9,7 @@ import sys
 from typing import Any
 
 from codex_core.config.flags import ConfigOverrides
-from codex_core.servers.app_server.handlers import SERVED
+from codex_core.servers.app_server.method_tables import SERVED
 from codex_core.servers.app_server.server import AppServer
 from codex_core.servers.app_server.warmup import start_warmup
 

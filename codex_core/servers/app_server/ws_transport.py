@@ -32,9 +32,9 @@ from websockets.asyncio.server import Server, ServerConnection, serve, unix_serv
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from codex_core.servers.app_server.handlers import SERVED
 from codex_core.servers.app_server.hub import ThreadHub
 from codex_core.servers.app_server.listen import Listen
+from codex_core.servers.app_server.method_tables import SERVED
 from codex_core.servers.app_server.server import AppServer
 from codex_core.servers.app_server.transport import MAX_LINE_BYTES
 from codex_core.servers.app_server.unix_socket import ControlSocket
