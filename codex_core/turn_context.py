@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from codex_core.policies import GranularApproval, approval_wire, sandbox_wire
+from codex_core.policies import GranularApproval, approval_wire, granular_asks, sandbox_wire
 from codex_core.protocol import AskForApproval, SandboxPolicy
 
 _DEFAULT_PROFILES = {"read-only": ":read-only", "workspace-write": ":workspace"}
@@ -34,6 +34,13 @@ class TurnContext:
         if "approval_policy" in applied and "granular" not in applied:
             applied["granular"] = None
         return replace(self, **applied)
+
+    def refuses_unasked(self, kind: str) -> bool:
+        """Whether `granular`'s settings turn requests of `kind` (a `GranularApproval` field)
+        down without asking anyone."""
+        return self.approval_policy == "granular" and not granular_asks(
+            self.approval_policy, self.granular, kind
+        )
 
     def rollout_payload(
         self, approvals_reviewer: str = "user", default_profile: bool = False

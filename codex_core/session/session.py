@@ -208,14 +208,8 @@ class Session(TokenAccounting):
         )
         if started is not None:
             self.elicitations, self.mcp = started
-            self.elicitations.declined = self._declines_elicitations
-
-    def _declines_elicitations(self) -> bool:
-        """`granular` with `mcp_elicitations = false`: a server's question is declined unasked."""
-        from codex_core.policies import granular_asks
-
-        policy, granular = self.turn.approval_policy, self.turn.granular
-        return policy == "granular" and not granular_asks(policy, granular, "mcp_elicitations")
+            # `granular` with `mcp_elicitations = false`: a server's question is declined unasked.
+            self.elicitations.declined = lambda: self.turn.refuses_unasked("mcp_elicitations")
 
     def _emit_elicitation(self, msg: EventMsg) -> None:
         """A server's question, tied to the running turn when there is one."""
