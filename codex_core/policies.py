@@ -5,12 +5,13 @@ loading and validating config.toml does not import the whole protocol (issue 29)
 any module of that package runs its `__init__`, every event and op model included.
 """
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 ChosenApproval = Literal["untrusted", "on-failure", "on-request", "never"]
 """What config.toml's `approval_policy`, a profile and `-a` may say (0.169's choices)."""
+CHOSEN_APPROVALS: tuple[str, ...] = get_args(ChosenApproval)
 AskForApproval = Literal[ChosenApproval, "granular"]
 """`granular` asks as `on-request` does, except for the kinds of request its settings
 (`GranularApproval`, carried beside the name) turn off: those are rejected without asking.

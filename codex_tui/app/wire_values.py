@@ -6,6 +6,7 @@ import shlex
 from typing import Any
 
 from codex_core.items import kinds as k
+from codex_core.policies import CHOSEN_APPROVALS
 from codex_core.protocol import HookRun, McpDuration
 from codex_core.protocol.common import (
     AddChange,
@@ -65,7 +66,7 @@ def wire_usage(wire: dict[str, Any]) -> TokenUsageInfo:
 def wire_approval(value: Any) -> Any:
     if isinstance(value, dict) and "granular" in value:
         return "granular"
-    return value if value in ("untrusted", "on-failure", "on-request", "never") else None
+    return value if value in CHOSEN_APPROVALS else None
 
 
 def wire_sandbox(value: Any) -> Any:

@@ -18,13 +18,12 @@ from typing import Any
 
 from codex_core.config import Config
 from codex_core.policies import (
+    CHOSEN_APPROVALS,
     GranularApproval,
     ReadOnlyPolicy,
     WorkspaceWritePolicy,
     sandbox_policy_from_wire,
 )
-
-_APPROVALS = ("untrusted", "on-failure", "on-request", "never")
 
 
 def with_recorded_policies(config: Config, rollout: Path, *, fork: bool = False) -> Config:
@@ -58,7 +57,7 @@ def with_recorded_policies(config: Config, rollout: Path, *, fork: bool = False)
 
 
 def _approval(value: Any) -> dict[str, Any]:
-    if isinstance(value, str) and value in _APPROVALS:
+    if isinstance(value, str) and value in CHOSEN_APPROVALS:
         return {"approval_policy": value, "granular": None}
     if isinstance(value, dict) and isinstance(value.get("granular"), dict):
         try:
