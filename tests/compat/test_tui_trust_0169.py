@@ -27,15 +27,22 @@ SETTLE = 1.5
 """How long the loaded chat must stay before the question counts as not asked."""
 
 
-def _first_screen(binary: str, args: list[str], cwd: Path, home: Path, asked: str) -> str:
-    """What the TUI shows first: the trust question or the composer."""
+def _spawn(
+    binary: str, args: list[str], cwd: Path, home: Path
+) -> tuple[pexpect.spawn, pyte.Screen, pyte.Stream]:
+    """A TUI in a 110×30 pty with the screen its output is fed to."""
     env = {**os.environ, "CODEX_HOME": str(home), "TERM": "xterm-256color"}
     env["OPENAI_API_KEY"] = "sk-test"
     child = pexpect.spawn(
         binary, args, cwd=str(cwd), env=env, dimensions=(30, 110), encoding="utf-8"
     )
     screen = pyte.Screen(110, 30)
-    stream = pyte.Stream(screen)
+    return child, screen, pyte.Stream(screen)
+
+
+def _first_screen(binary: str, args: list[str], cwd: Path, home: Path, asked: str) -> str:
+    """What the TUI shows first: the trust question or the composer."""
+    child, screen, stream = _spawn(binary, args, cwd, home)
     deadline = time.monotonic() + 30
     try:
         while True:
@@ -89,13 +96,7 @@ def test_trust_question_where_0169_asks(
 
 def _leave(binary: str, args: list[str], cwd: Path, home: Path, asked: str) -> None:
     """Answer the trust question with its second choice."""
-    env = {**os.environ, "CODEX_HOME": str(home), "TERM": "xterm-256color"}
-    env["OPENAI_API_KEY"] = "sk-test"
-    child = pexpect.spawn(
-        binary, args, cwd=str(cwd), env=env, dimensions=(30, 110), encoding="utf-8"
-    )
-    screen = pyte.Screen(110, 30)
-    stream = pyte.Stream(screen)
+    child, screen, stream = _spawn(binary, args, cwd, home)
     deadline = time.monotonic() + 30
     try:
         while asked not in "\n".join(screen.display):
