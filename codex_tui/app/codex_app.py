@@ -26,6 +26,8 @@ from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.chat_commands import AppRequest
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     from codex_tui.app.screens.resume_picker import ResumePickerScreen
 
 SHUTDOWN_GRACE_SECONDS = 3.0
@@ -50,6 +52,12 @@ def _load_markdown_meanwhile() -> None:
     loader = threading.Thread(target=load, name="markdown-import")
     _markdown_loader.append(loader)  # before it starts: a second call sees it at once
     loader.start()
+
+
+def _draws_on_stdout() -> bool:
+    """Whether the screen goes to stdout: stderr is not the terminal, and stdout is."""
+    out, err = sys.__stdout__, sys.__stderr__
+    return out is not None and out.isatty() and (err is None or not err.isatty())
 
 
 _markdown_loader: list[threading.Thread] = []
@@ -88,6 +96,20 @@ class CodexApp(App[ExitSummary]):
         self.exit_message: str | None = None
         """Printed (to stderr) once the screen is gone, as `codex logout` prints it."""
         self.theme = "textual-dark"
+
+    def _build_driver(
+        self, headless: bool, inline: bool, mouse: bool, size: tuple[int, int] | None
+    ) -> Driver:
+        """Textual's driver, drawing on the terminal even when stderr is not one.
+
+        Textual draws on stderr; with `codex 2>log` the screen would go to the file and the
+        terminal stay blank. Then it draws on stdout, as the Rust CLI does, and stderr keeps
+        what is written to it.
+        """
+        driver = super()._build_driver(headless, inline, mouse, size)
+        if not headless and _draws_on_stdout():
+            driver._file = sys.__stdout__  # type: ignore[attr-defined]
+        return driver
 
     def on_mount(self) -> None:
         """Walk the start-up steps in a worker (screens there wait for answers)."""

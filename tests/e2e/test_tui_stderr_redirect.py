@@ -1,0 +1,38 @@
+"""`codex 2>FILE` in a pty: the screen still draws on the terminal (Textual draws on stderr
+unless told otherwise), the answer shows there, and the file gets no screen."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_tui_first_frame import (
+    TEXTUAL_STARTED,
+    _kill_group,
+    quit_codex,
+    read_until,
+    spawn,
+)
+from tests.support.model_server import ModelServer
+from tests.support.sse import message, turn
+
+pytestmark = pytest.mark.e2e
+
+
+def test_tui_with_stderr_redirected_draws_on_the_terminal(
+    codex_bin: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
+    model_server.add(turn(message("Walrus answers here")))
+    log = tmp_path / "stderr.log"
+    flags = ["-a", "on-request", "-s", "read-only", *model_server.cli_flags(), "say hi"]
+    script = f"exec {shlex.join([str(codex_bin), *flags])} 2>{shlex.quote(str(log))}"
+    child = spawn(["/bin/sh", "-c", script], tmp_path)
+    try:
+        raw = read_until(child, "Walrus answers here")
+        assert TEXTUAL_STARTED in raw, "the answer came before the app drew the screen"
+        quit_codex(child)
+    finally:
+        _kill_group(child)
+    assert TEXTUAL_STARTED not in log.read_text(errors="replace")
