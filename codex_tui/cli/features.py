@@ -60,14 +60,14 @@ def _merge(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespa
 
 def main(argv: list[str]) -> int:
     """Entry for `codex features` (argv after `features`)."""
+    if "--strict-config" in argv:
+        print("Error: `--strict-config` is not supported for `codex features`", file=sys.stderr)
+        return 1
+    ns = _merge(build_parser(), argv)  # `--help` and usage errors leave here, before the core
     from codex_core.config import ConfigError, ConfigOverrides, load_config
     from codex_core.config.edit import set_feature
     from codex_core.features import HONOURED, UnknownFeatureError, check_name, list_lines
 
-    if "--strict-config" in argv:
-        print("Error: `--strict-config` is not supported for `codex features`", file=sys.stderr)
-        return 1
-    ns = _merge(build_parser(), argv)
     try:
         pairs = config_pairs(ns)
         if ns.command == "list":
