@@ -32,7 +32,7 @@ async def serve_stdio(cli_overrides: list[str], flags: ConfigOverrides | None = 
     reader = asyncio.StreamReader(limit=MAX_LINE_BYTES)
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
     server = AppServer(cli_overrides, write_stdout, SERVED, flags=flags)
-    start_warmup()
+    start_warmup(cli_overrides, flags)
     try:
         while True:
             try:

@@ -13,17 +13,24 @@ from __future__ import annotations
 import atexit
 import logging
 import threading
+from collections.abc import Sequence
+
+from codex_core.config.flags import ConfigOverrides
 
 log = logging.getLogger(__name__)
 
 
-def _warm() -> None:
+def _warm(cli_overrides: Sequence[str], flags: ConfigOverrides | None) -> None:
     try:
-        from codex_core.tls_context import prepare
+        from codex_core.servers.app_server.provider_guess import may_use_https
 
         # https's TLS context, in a thread of its own: OpenSSL reads the CA bundle without
-        # the GIL (the configuration that names the provider is not read yet).
-        prepare()
+        # the GIL. The configuration is not loaded yet, so its provider is guessed from the
+        # files and flags; a plain http one (local servers) needs no context at all.
+        if may_use_https(cli_overrides, flags):
+            from codex_core.tls_context import prepare
+
+            prepare()
         # The HTTP stack; httpcore's locks and events under asyncio are anyio's, whose
         # asyncio backend would load at the first request's first lock (~30M instructions).
         import anyio._backends._asyncio  # noqa: F401
@@ -57,8 +64,11 @@ def _warm() -> None:
 JOIN_TIMEOUT = 10.0
 
 
-def start_warmup() -> None:
-    """Start the warm-up in a background thread that exit waits for (at most JOIN_TIMEOUT)."""
-    thread = threading.Thread(target=_warm, name="codex-warmup", daemon=True)
+def start_warmup(cli_overrides: Sequence[str] = (), flags: ConfigOverrides | None = None) -> None:
+    """Start the warm-up in a background thread that exit waits for (at most JOIN_TIMEOUT);
+    `cli_overrides` and `flags`: the server's, every thread's base configuration."""
+    thread = threading.Thread(
+        target=_warm, args=(cli_overrides, flags), name="codex-warmup", daemon=True
+    )
     thread.start()
     atexit.register(thread.join, JOIN_TIMEOUT)

@@ -213,7 +213,7 @@ async def serve_websocket(
     port = listener.sockets[0].getsockname()[1]
     sys.stderr.write(banner(listen.host, port))
     sys.stderr.flush()
-    start_warmup()
+    start_warmup(cli_overrides)
     await _run(listener, state)
     return 0
 
@@ -241,7 +241,7 @@ async def serve_unix(
         control.publish()
         if on_ready is not None:
             on_ready()
-        start_warmup()
+        start_warmup(cli_overrides)
         await _run(listener, state)
     except OSError as err:
         print(f"Error: cannot listen on {path}: {err.strerror or err}", file=sys.stderr)
