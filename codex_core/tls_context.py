@@ -1,4 +1,4 @@
-"""The TLS context of https providers: httpx's default, built once per process, early.
+"""The TLS context of https providers: built once per process, early, as httpx built it.
 
 Building it loads the CA bundle: ~240M instructions, nearly all of them OpenSSL parsing
 certificates, which CPython runs without the GIL. Built when the first https client is made,
@@ -9,12 +9,15 @@ while the session's modules load;
 the first https client then takes what was built, waiting for the rest if need be. Plain
 http providers (Ollama, local servers) never load the bundle.
 
-Standard library only at import: exec calls `prepare` before httpx is loaded.
+The context is what `httpx.create_ssl_context()` gave the model client until issue 29:
+SSL_CERT_FILE's bundle, else SSL_CERT_DIR's certificates, else certifi's bundle; offering
+HTTP/1.1 by ALPN as httpcore did. Standard library only at import (certifi at the build).
 """
 
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 from typing import TYPE_CHECKING
 
@@ -49,13 +52,31 @@ def prepare() -> None:
 
 def _build() -> None:
     try:
-        import httpx
-
-        context = httpx.create_ssl_context()
+        context = create()
     except Exception:  # the client builds it again itself and so meets the error
         return
     with _lock:
         _built.append(context)
+
+
+def create() -> ssl.SSLContext:
+    """A new context verifying servers against the environment's or certifi's CAs.
+
+    Raises:
+        OSError: SSL_CERT_FILE or SSL_CERT_DIR names what cannot be read.
+    """
+    import ssl
+
+    if cafile := os.environ.get("SSL_CERT_FILE"):
+        context = ssl.create_default_context(cafile=cafile)
+    elif capath := os.environ.get("SSL_CERT_DIR"):
+        context = ssl.create_default_context(capath=capath)
+    else:
+        import certifi
+
+        context = ssl.create_default_context(cafile=certifi.where())
+    context.set_alpn_protocols(["http/1.1"])
+    return context
 
 
 def shared_context() -> ssl.SSLContext:
@@ -67,9 +88,7 @@ def shared_context() -> ssl.SSLContext:
     with _lock:
         if _built:
             return _built[0]
-    import httpx
-
-    context = httpx.create_ssl_context()
+    context = create()
     with _lock:
         if not _built:
             _built.append(context)

@@ -195,6 +195,12 @@ def unreachable_error(
     )
 
 
+def bad_request_error(provider: ModelProviderInfo, reason: str) -> RequestFailed:
+    """The error when the request cannot be sent as configured (not retried): a proxy
+    codex cannot use, a header that cannot be sent, CA certificates that do not load."""
+    return RequestFailed(f"Could not send the request to {provider.name}: {one_line(reason)}")
+
+
 def response_failed_error(payload: Any, provider: ModelProviderInfo) -> ModelClientError:
     """The error for a `response.failed` event (or an error object inside a chat stream)."""
     if isinstance(payload, dict) and isinstance(payload.get("response"), dict):

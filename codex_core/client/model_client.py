@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
-
-import httpx
 
 from codex_core import __version__
 from codex_core.client.chat import ChatStream, chat_body
@@ -20,6 +20,7 @@ from codex_core.client.errors import (
 )
 from codex_core.client.events import Completed, ResponseEvent, RetryNotice
 from codex_core.client.failures import (
+    bad_request_error,
     final_http_error,
     missing_key_error,
     one_line,
@@ -28,6 +29,9 @@ from codex_core.client.failures import (
     unreachable_error,
     wrong_content_type_error,
 )
+from codex_core.client.http1 import DecodeError, HttpClient, HttpError, InvalidRequest, Response
+from codex_core.client.http_proxy import ProxyUnsupported
+from codex_core.client.http_url import InvalidUrl, Url, parse_url
 from codex_core.client.prompt import Prompt
 from codex_core.client.responses import ResponsesStream, responses_body
 from codex_core.client.retry import backoff_delay
@@ -45,19 +49,47 @@ FINISH_BODY_S = 0.25
 MAX_ERROR_BODY_BYTES = 64 * 1024
 
 
-def _new_http_client(secure: bool, transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncClient:
-    return httpx.AsyncClient(
-        transport=transport,
-        # Plain-http providers (Ollama, local servers) skip loading the CA bundle (~100 ms);
-        # https ones share one context, built early beside the session (tls_context).
-        verify=shared_context() if secure else False,
-        timeout=httpx.Timeout(CONNECT_TIMEOUT_S, read=None),
-        follow_redirects=False,
-    )
+HTTPX_DEFAULT_HEADERS = (
+    ("Accept", "*/*"),
+    ("Accept-Encoding", "gzip, deflate"),
+    ("Connection", "keep-alive"),
+    ("User-Agent", "python-httpx/0.28.1"),
+)
+"""What httpx (the model client's HTTP stack until issue 29) put in every request unless the
+request set them: a server must see the same request head, in the same order."""
+
+
+def _new_http_client() -> HttpClient:
+    # Plain-http providers (Ollama, local servers) never load the CA bundle (~100 ms);
+    # https ones share one context, built early beside the session (tls_context).
+    return HttpClient(shared_context, CONNECT_TIMEOUT_S)
+
+
+def request_head(url: Url, headers: dict[str, str], body: bytes) -> list[tuple[str, str]]:
+    """The request's headers, named and ordered as httpx 0.28 sent them for `headers`."""
+    given = {name.lower() for name in headers}
+    out = [(k, v) for k, v in HTTPX_DEFAULT_HEADERS if k.lower() not in given]
+    out.extend(headers.items())
+    present = {name.lower() for name, _ in out}
+    for name, value in (("Content-Length", str(len(body))), ("Content-Type", "application/json")):
+        if name.lower() not in present:
+            out.append((name, value))
+    if "host" not in present:
+        out.insert(0, ("Host", url.netloc))
+    if url.userinfo is not None:  # httpx sent a URL's credentials as basic auth, set last
+        token = base64.b64encode(":".join(url.userinfo).encode()).decode("ascii")
+        at = [i for i, (k, _) in enumerate(out) if k.lower() == "authorization"]
+        for i in reversed(at[1:]):
+            del out[i]
+        if at:
+            out[at[0]] = ("Authorization", f"Basic {token}")
+        else:
+            out.append(("Authorization", f"Basic {token}"))
+    return out
 
 
 class HttpPool:
-    """The HTTP clients, and so the kept-alive connections, a session's model clients share.
+    """The HTTP connections a session's model clients share, kept alive between requests.
 
     A model client is made per turn; on a pool of its own each turn would connect (over
     https: shake hands) again. The session closes its pool when it ends. (codex-rust 0.169
@@ -65,20 +97,19 @@ class HttpPool:
     """
 
     def __init__(self) -> None:
-        self._clients: dict[bool, httpx.AsyncClient] = {}
+        self._client: HttpClient | None = None
 
-    def client(self, secure: bool) -> httpx.AsyncClient:
-        """The shared client for https (`secure`) or plain-http providers."""
-        http = self._clients.get(secure)
-        if http is None or http.is_closed:
-            http = self._clients[secure] = _new_http_client(secure, None)
-        return http
+    def client(self) -> HttpClient:
+        """The shared client (made on first use)."""
+        if self._client is None or self._client.is_closed:
+            self._client = _new_http_client()
+        return self._client
 
     async def aclose(self) -> None:
         """Close every connection."""
-        clients, self._clients = list(self._clients.values()), {}
-        for http in clients:
-            await http.aclose()
+        client, self._client = self._client, None
+        if client is not None:
+            await client.aclose()
 
 
 @dataclass(frozen=True)
@@ -104,7 +135,6 @@ class ModelClient:
         effort: str | None = None,
         summary: str | None = None,
         verbosity: str | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         pool: HttpPool | None = None,
     ) -> None:
@@ -120,13 +150,9 @@ class ModelClient:
         """Headers of this client's requests on top of the usual ones (a sub-agent's
         `x-openai-subagent`, as the Codex CLI 0.169 sends for reviews)."""
         self._sleep = sleep
-        secure = self.url.startswith("https:")
-        self._owns_http = pool is None or transport is not None
+        self._owns_http = pool is None
         """False on a session's `pool`: its connections stay open for the next turns."""
-        if pool is not None and transport is None:
-            self._http = pool.client(secure)
-        else:
-            self._http = _new_http_client(secure, transport)
+        self._http = pool.client() if pool is not None else _new_http_client()
 
     @property
     def url(self) -> str:
@@ -171,18 +197,20 @@ class ModelClient:
         """
         if self.provider.env_key and not self._api_key:
             raise missing_key_error(self.provider)
-        request = self._http.build_request(
-            "POST",
-            self.url,
-            json=self.request_body(prompt),
-            headers=self.request_headers(),
-            params=self.provider.query_params or None,
-        )
+        try:
+            url = parse_url(self.url, self.provider.query_params or None)
+        except InvalidUrl as err:
+            raise self._invalid_url(err) from None
+        # As httpx encoded `json=`: compact, UTF-8, no NaN.
+        payload = json.dumps(
+            self.request_body(prompt), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        ).encode("utf-8")
+        request = (url, request_head(url, self.request_headers(), payload), payload)
         max_retries = self.provider.effective_request_max_retries
         attempt = 0
         while True:
             outcome = await self._attempt(request, attempt)
-            if isinstance(outcome, httpx.Response):
+            if isinstance(outcome, Response):
                 response = outcome
                 break
             if attempt >= max_retries:
@@ -210,25 +238,28 @@ class ModelClient:
         if self._owns_http:
             await self._http.aclose()
 
+    def _invalid_url(self, err: Exception) -> RequestFailed:
+        return RequestFailed(
+            f"The base_url of provider {self.provider_id} is not a valid http(s) URL "
+            f"({one_line(str(err), 120)}); fix it in config.toml."
+        )
+
     async def _attempt(
-        self, request: httpx.Request, retries_done: int
-    ) -> httpx.Response | _RetryableFailure:
+        self, request: tuple[Url, list[tuple[str, str]], bytes], retries_done: int
+    ) -> Response | _RetryableFailure:
         """Send once: the open response, or why it failed (raising when retrying is pointless)."""
         idle = self.provider.effective_stream_idle_timeout_s
         try:
             async with asyncio.timeout(idle):
-                response = await self._http.send(request, stream=True)
+                response = await self._http.send("POST", *request)
         except TimeoutError:
             raise StreamDisconnected(
                 f"{self.provider.name} sent no response within {idle:g}s; check your network "
                 "or raise stream_idle_timeout_ms for this provider in config.toml."
             ) from None
-        except (httpx.UnsupportedProtocol, httpx.InvalidURL) as err:
-            raise RequestFailed(
-                f"The base_url of provider {self.provider_id} is not a valid http(s) URL "
-                f"({one_line(str(err), 120)}); fix it in config.toml."
-            ) from None
-        except httpx.TransportError as err:
+        except (ProxyUnsupported, InvalidRequest) as err:
+            raise bad_request_error(self.provider, str(err)) from None
+        except HttpError as err:
             cause = str(err) or type(err).__name__
             error = unreachable_error(self.provider, self.url, cause, retries_done)
             return _RetryableFailure(f"connection failed ({one_line(cause, 80)})", None, error)
@@ -245,7 +276,7 @@ class ModelClient:
         return _RetryableFailure(failure.reason(), failure.retry_after, final)
 
     async def _events(
-        self, response: httpx.Response, chunks: AsyncIterator[bytes]
+        self, response: Response, chunks: AsyncIterator[bytes]
     ) -> AsyncIterator[ResponseEvent]:
         """Decode the SSE body (`chunks`) of a successful response into ResponseEvents."""
         content_type = response.headers.get("content-type", "")
@@ -270,11 +301,11 @@ class ModelClient:
                     f"{self.provider.name} sent nothing for {idle:g}s; check your network or raise "
                     "stream_idle_timeout_ms for this provider in config.toml."
                 ) from None
-            except httpx.DecodingError as err:
+            except DecodeError as err:
                 raise InvalidResponse(
                     f"{self.provider.name} sent a body that could not be decoded ({one_line(str(err), 80)})."
                 ) from None
-            except httpx.TransportError as err:
+            except HttpError as err:
                 raise StreamDisconnected(
                     f"The connection to {self.provider.name} dropped mid-response "
                     f"({one_line(str(err) or type(err).__name__, 80)}); check your network."
@@ -296,7 +327,7 @@ class ModelClient:
                 return
 
 
-async def _read_head_of_body(response: httpx.Response, timeout_s: float) -> bytes:
+async def _read_head_of_body(response: Response, timeout_s: float) -> bytes:
     """The first `MAX_ERROR_BODY_BYTES` of a body (empty if it stalls or breaks)."""
     parts: list[bytes] = []
     size = 0
@@ -307,7 +338,7 @@ async def _read_head_of_body(response: httpx.Response, timeout_s: float) -> byte
                 size += len(chunk)
                 if size >= MAX_ERROR_BODY_BYTES:
                     break
-    except (TimeoutError, httpx.HTTPError):
+    except (TimeoutError, HttpError):
         pass
     return b"".join(parts)[:MAX_ERROR_BODY_BYTES]
 
@@ -320,5 +351,5 @@ async def _finish_body(chunks: AsyncIterator[bytes]) -> None:
         async with asyncio.timeout(FINISH_BODY_S):
             async for _ in chunks:
                 pass
-    except (TimeoutError, httpx.HTTPError):
+    except (TimeoutError, HttpError):
         pass

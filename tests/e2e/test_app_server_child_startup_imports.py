@@ -38,6 +38,8 @@ NOT_FOR_A_FIRST_TURN = (
     # the session listing (thread/list, thread/read) and its SQLite catalog
     "codex_core.frontend.sessions",
     "codex_core.rollout.catalog",
+    # httpx: the model client speaks HTTP/1.1 itself (`codex_core.client.http1`)
+    "httpx",
 )
 """What the child must not load for a new thread's first turn."""
 

@@ -38,10 +38,23 @@ matched against the rules)."""
 ONLY_FOR_CLIENTS = ("codex_core.items.client", "codex_tui.exec.review")
 """The interactive client's projection (the TUI's): exec renders the plain projection; the
 review command's module (a plain exec only asks `review_words` whether it is one)."""
-NEVER_IN_EXEC = ("textual", "codex_tui.app", "codex_core.servers", "mcp.", "xml.", "difflib")
+NEVER_IN_EXEC = (
+    "textual",
+    "codex_tui.app",
+    "codex_core.servers",
+    "mcp.",
+    "xml.",
+    "difflib",
+    "httpx",
+    "httpcore",
+    "urllib.request",
+)
 """What exec never needs without MCP servers: the TUI, the protocol servers, the MCP SDK's
 modules (`mcp` itself is only registered, see `codex_core.mcp`), the `xml` packages (the
-environment context escapes its three characters itself), difflib (no patch applied)."""
+environment context escapes its three characters itself), difflib (no patch applied), an HTTP
+stack beyond h11 (the model client's own `codex_core.client.http1`: httpx, httpcore and
+`urllib.request` are the MCP SDK's, doctor's and oauth's; a module blocked with None, as the
+console script blocks `httpx._main`, is not loaded)."""
 NOT_WITHOUT_STATE_DB = ("sqlite3",)
 """Loaded only to write state_5.sqlite, which the probe's CODEX_HOME does not have."""
 
@@ -59,7 +72,7 @@ def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) 
         "from codex_tui.entry import dispatch\n"  # main() would leave through os._exit
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    code = dispatch()\n"
-        "print(json.dumps([code, sorted(sys.modules)]))\n"
+        "print(json.dumps([code, sorted(k for k, v in sys.modules.items() if v is not None)]))\n"
     )
     env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"}
     code, modules = _probe(probe, cwd, env)

@@ -1,0 +1,114 @@
+"""A tiny HTTP proxy on 127.0.0.1 for tests: CONNECT tunnels and absolute-URI forwarding.
+
+It records each request it was asked (method, target, headers) and then only pipes bytes:
+a CONNECT is answered `200 Connection established` (or `refuse_with`) and tunnelled; a
+request with an absolute URI is sent on to its origin with the URI's path as the target.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+TIMEOUT_S = 10.0
+
+
+@dataclass(frozen=True)
+class ProxiedRequest:
+    method: str
+    target: str
+    headers: list[tuple[str, str]]
+
+
+class ProxyServer:
+    """A context manager serving until closed; `url` is its http:// address."""
+
+    def __init__(self, refuse_with: str | None = None) -> None:
+        self.refuse_with = refuse_with
+        """e.g. "407 Proxy Authentication Required": CONNECTs are answered so and closed."""
+        self.requests: list[ProxiedRequest] = []
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(0.1)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="test-proxy", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+
+    def __enter__(self) -> ProxyServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(TIMEOUT_S)
+        self._listener.close()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+
+    def _handle(self, client: socket.socket) -> None:
+        client.settimeout(TIMEOUT_S)
+        with client:
+            head = b""
+            while b"\r\n\r\n" not in head:
+                data = client.recv(65536)
+                if not data:
+                    return
+                head += data
+            head, _, rest = head.partition(b"\r\n\r\n")
+            line, *lines = head.decode("latin-1").split("\r\n")
+            method, target, version = line.split(" ")
+            headers = [(k, v.strip()) for k, _, v in (h.partition(":") for h in lines)]
+            self.requests.append(ProxiedRequest(method, target, headers))
+            if method == "CONNECT":
+                if self.refuse_with:
+                    client.sendall(
+                        f"HTTP/1.1 {self.refuse_with}\r\nContent-Length: 0\r\n\r\n".encode()
+                    )
+                    return
+                host, _, port = target.rpartition(":")
+                upstream = socket.create_connection((host.strip("[]"), int(port)), TIMEOUT_S)
+                client.sendall(b"HTTP/1.1 200 Connection established\r\n\r\n")
+                first = rest
+            else:
+                url = urlsplit(target)
+                upstream = socket.create_connection((url.hostname, url.port or 80), TIMEOUT_S)
+                path = url.path + (f"?{url.query}" if url.query else "")
+                first = f"{method} {path} {version}\r\n".encode() + head.split(b"\r\n", 1)[1]
+                first += b"\r\n\r\n" + rest
+            with upstream:
+                if first:
+                    upstream.sendall(first)
+                _pipe(client, upstream)
+
+
+def _pipe(a: socket.socket, b: socket.socket) -> None:
+    """Copy both ways until either side closes."""
+
+    def copy(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for sock in (src, dst):
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    other = threading.Thread(target=copy, args=(b, a), daemon=True)
+    other.start()
+    copy(a, b)
+    other.join(TIMEOUT_S)
