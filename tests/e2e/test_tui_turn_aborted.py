@@ -36,7 +36,9 @@ def test_tui_ctrl_c_mid_turn_then_next_prompt_tells_the_model(
         assert time.monotonic() < deadline, "the command never started"
         time.sleep(0.05)
     term.child.send("\x03")  # interrupts the turn (a second one would quit)
-    term.wait_for("Ask Codex to do anything")
+    # The composer's placeholder shows during the turn too: the notice says it has ended
+    # (typed before that, the text would join the running turn instead).
+    term.wait_for("Tell the model what to do differently.")
     term.forget()
     term.child.send("try again\r")
     term.wait_for("Starting over.")
