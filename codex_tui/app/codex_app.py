@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -24,6 +23,7 @@ from codex_tui.app.event_pump import pump_notices
 from codex_tui.app.messages import CoreFailed, CoreNotices
 from codex_tui.app.screens.chat import ChatScreen
 from codex_tui.app.screens.chat_commands import AppRequest
+from codex_tui.app.widgets.cells.agent_cell import load_markdown_meanwhile
 
 if TYPE_CHECKING:
     from textual.driver import Driver
@@ -31,37 +31,16 @@ if TYPE_CHECKING:
     from codex_tui.app.screens.resume_picker import ResumePickerScreen
 
 SHUTDOWN_GRACE_SECONDS = 3.0
+MARKDOWN_PRELOAD_SECONDS = 0.5
+"""How long after the session opens the Markdown renderer is loaded anyway (in a thread) if
+no answer has started it: by then the app waits for the model or the user."""
 REVERTED = "Conversation rolled back to before this message; changes to files stay as they are."
-
-
-def _load_markdown_meanwhile() -> None:
-    """Import the answers' Markdown renderer in a thread, once: the app waits for the model
-    then (the first prompt is on its way), and the first answer's cell would otherwise
-    import it (~40 ms of the UI's CPU) between the first delta and its paint. Not a daemon:
-    exit waits for an import under way rather than finalising the interpreter under it."""
-    name = "codex_tui.app.markdown_render"
-    if name in sys.modules or _markdown_loader:
-        return
-
-    def load() -> None:
-        try:
-            __import__(name)
-        except Exception:  # the cell imports it itself and says what is wrong
-            pass
-
-    loader = threading.Thread(target=load, name="markdown-import")
-    _markdown_loader.append(loader)  # before it starts: a second call sees it at once
-    loader.start()
 
 
 def _draws_on_stdout() -> bool:
     """Whether the screen goes to stdout: stderr is not the terminal, and stdout is."""
     out, err = sys.__stdout__, sys.__stderr__
     return out is not None and out.isatty() and (err is None or not err.isatty())
-
-
-_markdown_loader: list[threading.Thread] = []
-"""The one thread `_load_markdown_meanwhile` started, if any."""
 
 
 @dataclass(frozen=True)
@@ -207,7 +186,9 @@ class CodexApp(App[ExitSummary]):
         self.core = core
         await chat.attach(core)  # before the pump, which hands the screen this core's events
         self.run_worker(self._pump(core), group="pump", exit_on_error=False)
-        _load_markdown_meanwhile()
+        # An answer's first plain words are drawn without Markdown and start its import
+        # (agent_cell); a model slower than this leaves the app idle: load it meanwhile.
+        self.set_timer(MARKDOWN_PRELOAD_SECONDS, load_markdown_meanwhile)
         if self.quitting:
             await core.submit(ShutdownOp())
 

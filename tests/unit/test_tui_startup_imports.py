@@ -1,6 +1,7 @@
 """What the TUI loads before its app starts: nothing a launch with a prompt does not show
-before its answer (issue 29). The Markdown renderer is imported in a thread while the first
-request is on its way; the trust, API-key and picker screens and tomlkit when used."""
+before its answer (issue 29). The Markdown renderer is imported in a thread once an answer's
+first plain words are on the screen; the trust, API-key, picker, approval and elicitation
+screens, `/diff`'s snapshot code and tomlkit when used."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ LATER = [
     "codex_tui.app.screens.trust",
     "codex_tui.app.screens.api_key",
     "codex_tui.app.screens.resume_picker",
+    "codex_tui.app.screens.approval",
+    "codex_tui.app.screens.elicitation",
+    "codex_core.git_snapshot",
     "codex_core.frontend.sessions",
     "codex_core.rollout.listing",
     "sqlite3",
@@ -39,9 +43,9 @@ def test_the_tui_starts_its_app_without_what_it_shows_later() -> None:
 def test_the_markdown_renderer_loads_once_in_a_thread_the_exit_waits_for() -> None:
     code = (
         "import sys, threading\n"
-        "from codex_tui.app import codex_app\n"
-        "codex_app._load_markdown_meanwhile()\n"
-        "codex_app._load_markdown_meanwhile()\n"
+        "from codex_tui.app.widgets.cells import agent_cell\n"
+        "agent_cell.load_markdown_meanwhile()\n"
+        "agent_cell.load_markdown_meanwhile()\n"
         "loaders = [t for t in threading.enumerate() if t.name == 'markdown-import']\n"
         "assert len(loaders) <= 1 and not any(t.daemon for t in loaders), loaders\n"
         "for t in loaders: t.join(30)\n"

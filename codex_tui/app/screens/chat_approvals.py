@@ -4,16 +4,18 @@ at a time in the order they came."""
 from __future__ import annotations
 
 from collections import deque
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.app import App
 
 from codex_core.frontend.approvals import ApprovalRequest, approval_op
 from codex_core.items import notices as n
 from codex_core.protocol import InterruptOp, Op, ResolveElicitationOp
-from codex_tui.app.screens.approval import ApprovalAnswer, ApprovalScreen
-from codex_tui.app.screens.elicitation import ElicitationAnswer, ElicitationScreen
 from codex_tui.app.turn_timer import TurnTimer
+
+if TYPE_CHECKING:
+    from codex_tui.app.screens.approval import ApprovalAnswer
+    from codex_tui.app.screens.elicitation import ElicitationAnswer
 
 
 class ApprovalHost(Protocol):
@@ -57,7 +59,7 @@ class ApprovalQueue:
     def drop_all(self) -> None:
         """The turn ended: forget waiting requests and close the open modal."""
         self.waiting.clear()
-        if self.open and isinstance(self.host.app.screen, ApprovalScreen | ElicitationScreen):
+        if self.open and isinstance(self.host.app.screen, _modal_screens()):
             self.open = False
             self.host.app.pop_screen()
 
@@ -66,7 +68,11 @@ class ApprovalQueue:
         forget it, or close its prompt if it is on screen."""
         self.waiting = deque(r for r in self.waiting if _call_id(r) != call_id)
         screen = self.host.app.screen
-        if self.open and isinstance(screen, ApprovalScreen) and screen.request.item_id == call_id:
+        if (
+            self.open
+            and isinstance(screen, _modal_screens()[0])
+            and screen.request.item_id == call_id
+        ):
             self.open = False
             self.host.timer.resume()
             self.host.app.pop_screen()
@@ -96,9 +102,13 @@ class ApprovalQueue:
                 await host.submit_op(InterruptOp())  # cancelling an MCP call alone goes on
             self._next()
 
+        from codex_tui.app.screens.approval import ApprovalScreen
+
         host.app.push_screen(ApprovalScreen(request, host.cwd), callback=answered)
 
     def _elicit(self, request: n.ElicitationRequested) -> None:
+        from codex_tui.app.screens.elicitation import ElicitationAnswer, ElicitationScreen
+
         host = self.host
 
         async def answered(answer: ElicitationAnswer | None) -> None:
@@ -116,6 +126,15 @@ class ApprovalQueue:
             self._next()
 
         host.app.push_screen(ElicitationScreen(request), callback=answered)
+
+
+def _modal_screens() -> tuple[type[Any], type[Any]]:
+    """The approval and elicitation screens (loaded with the first request: a launch shows
+    neither before its answer)."""
+    from codex_tui.app.screens.approval import ApprovalScreen
+    from codex_tui.app.screens.elicitation import ElicitationScreen
+
+    return ApprovalScreen, ElicitationScreen
 
 
 def _call_id(request: ApprovalRequest | n.ElicitationRequested) -> str | None:

@@ -12,7 +12,6 @@ from textual.content import Content
 from textual.widget import Widget
 
 from codex_core.frontend.home import codex_home_dir
-from codex_core.git_snapshot import NotAGitRepoError, SnapshotError, working_tree_diff
 from codex_core.protocol import (
     CleanBackgroundTerminalsOp,
     CompactOp,
@@ -31,7 +30,6 @@ from codex_core.protocol.common import (
     SandboxPolicy,
     WorkspaceWritePolicy,
 )
-from codex_tui.app.extensions_view import ACTIONS, HOOKS_USAGE, HooksView, skills_rows
 from codex_tui.app.git_diff import diff_lines
 from codex_tui.app.screens.chat_items import ItemApplier
 from codex_tui.app.screens.choice import Choice, ChoiceScreen
@@ -216,6 +214,10 @@ class SlashRunner:
 
     async def cmd_hooks(self, args: str) -> None:
         """List the hooks; `/hooks trust|untrust|enable|disable N|all` changes their record."""
+        # (hooks, skills and the working tree's diff load with their command: a launch
+        # shows none of them)
+        from codex_tui.app.extensions_view import ACTIONS, HOOKS_USAGE, HooksView
+
         screen = self.screen
         home = Path(screen.codex_home or codex_home_dir())
         cwd = Path(screen.applier.cwd or ".")
@@ -235,6 +237,8 @@ class SlashRunner:
 
     async def cmd_skills(self, _args: str) -> None:
         """List the skills the model is told about."""
+        from codex_tui.app.extensions_view import skills_rows
+
         screen = self.screen
         home = Path(screen.codex_home or codex_home_dir())
         rows, note = await asyncio.to_thread(skills_rows, home, Path(screen.applier.cwd or "."))
@@ -281,6 +285,8 @@ class SlashRunner:
 
     async def cmd_diff(self, _args: str) -> None:
         """The working tree's diff in the pager."""
+        from codex_core.git_snapshot import NotAGitRepoError, SnapshotError, working_tree_diff
+
         cwd = Path(self.screen.applier.cwd or ".")
         try:
             diff = await asyncio.to_thread(working_tree_diff, cwd)

@@ -9,8 +9,13 @@ keystrokes waiting while long answers streamed.
 
 from __future__ import annotations
 
+import sys
+import threading
+
+from rich.console import RenderableType
 from rich.segment import Segment
 from rich.style import Style
+from rich.text import Text
 from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
@@ -21,6 +26,10 @@ MAX_STREAM_CHARS = 200_000
 """Past this many characters the display stops growing (the rollout keeps the whole answer)."""
 BULLET = "• "
 INDENT = "  "
+MARKDOWN_RENDERER = "codex_tui.app.markdown_render"
+PLAIN_PUNCTUATION = frozenset(" ,.;:?'\"()-/")
+"""Characters besides letters and digits that Markdown shows as they are inside one line of
+a paragraph (no emphasis, code, link, escape, entity or HTML can start with them)."""
 
 
 class AgentCell(Widget):
@@ -167,16 +176,13 @@ class AgentCell(Widget):
         text_width = width - len(BULLET)
         if text_width <= 0 or not source:
             return []
-        # Loaded at the first answer (Rich's Markdown and markdown-it: ~40 ms), which the
-        # app imports in a thread while the first request is on its way (`CodexApp`).
-        from codex_tui.app.markdown_render import AgentMarkdown
-
         app = self.app
         style: Style = self.rich_style
         options = app.console_options.update_width(text_width).update(highlight=False)
-        segments = Segment.apply_style(
-            app.console.render(AgentMarkdown(source), options), style=style
-        )
+        renderable = _renderable(source)
+        if isinstance(renderable, Text) and not _markdown_loader:
+            self.call_after_refresh(load_markdown_meanwhile)
+        segments = Segment.apply_style(app.console.render(renderable, options), style=style)
         lines = Segment.split_and_crop_lines(
             segments, text_width, include_new_lines=False, pad=False
         )
@@ -185,3 +191,48 @@ class AgentCell(Widget):
             Strip([bullet if first and index == 0 else indent, *line])
             for index, line in enumerate(lines)
         ]
+
+
+def load_markdown_meanwhile() -> None:
+    """Import the Markdown renderer in a thread, once: started when an answer's first plain
+    words are on the screen, so it loads while the rest streams rather than on the way to
+    them. Not a daemon: exit waits for an import under way rather than finalising the
+    interpreter under it."""
+    if MARKDOWN_RENDERER in sys.modules or _markdown_loader:
+        return
+
+    def load() -> None:
+        try:
+            __import__(MARKDOWN_RENDERER)
+        except Exception:  # a cell imports it itself and says what is wrong
+            pass
+
+    loader = threading.Thread(target=load, name="markdown-import")
+    _markdown_loader.append(loader)  # before it starts: a second call sees it at once
+    loader.start()
+
+
+_markdown_loader: list[threading.Thread] = []
+"""The one thread `load_markdown_meanwhile` started, if any."""
+
+
+def _renderable(source: str) -> RenderableType:
+    """What draws `source`: its Markdown; or, until the Markdown renderer has loaded, the
+    text itself when that draws the same lines (`plain_paragraph`), so a first answer in
+    plain words is not held until Rich's Markdown and markdown-it load (~40 ms of CPU)."""
+    if MARKDOWN_RENDERER not in sys.modules and (plain := plain_paragraph(source)) is not None:
+        return Text(plain, justify="left")
+    from codex_tui.app.markdown_render import AgentMarkdown
+
+    return AgentMarkdown(source)
+
+
+def plain_paragraph(source: str) -> str | None:
+    """The text Markdown shows for `source` when it is one line of plain words (a letter
+    first, then letters, digits, spaces and `PLAIN_PUNCTUATION`: a paragraph whose trailing
+    spaces Markdown drops), else None."""
+    if not source[:1].isalpha():
+        return None
+    if all(char.isalnum() or char in PLAIN_PUNCTUATION for char in source):
+        return source.rstrip(" ")
+    return None
