@@ -32,6 +32,8 @@ READ_SIZE = 64 * 1024
 KEEPALIVE_S = 5.0
 """How long an idle connection is kept (httpx's `keepalive_expiry`)."""
 MAX_IDLE_PER_ORIGIN = 8
+MAX_HEAD_BYTES = 100 * 1024
+"""The largest response head accepted (httpcore's limit)."""
 HAPPY_EYEBALLS_S = 0.25
 """The delay before trying a host's next address (anyio's, which httpx connected with)."""
 
@@ -87,11 +89,15 @@ class _Decoder:
         return data
 
 
+def _new_h11() -> h11.Connection:
+    return h11.Connection(h11.CLIENT, max_incomplete_event_size=MAX_HEAD_BYTES)
+
+
 class _Connection:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.reader = reader
         self.writer = writer
-        self.h11 = h11.Connection(h11.CLIENT)
+        self.h11 = _new_h11()
         self.idle_since = 0.0
 
     def usable(self, now: float) -> bool:
@@ -344,7 +350,7 @@ class HttpClient:
                 if proxy is not None and context is not None:
                     await _tunnel(conn, url, proxy)
                     await writer.start_tls(context, server_hostname=url.host)
-                    conn.h11 = h11.Connection(h11.CLIENT)
+                    conn.h11 = _new_h11()
                 return conn
         except (OSError, TimeoutError, HttpError) as err:
             for writer in opened:
