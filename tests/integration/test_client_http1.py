@@ -301,3 +301,66 @@ async def test_http1_a_socks_proxy_is_a_clear_error_not_a_hang(
         "NO_PROXY."
     )
     assert server.requests == []
+
+
+async def test_http1_a_connection_the_server_closed_while_idle_is_not_reused() -> None:
+    """A server that closes a kept-alive connection between requests: the next request
+    opens a new one instead of failing on the dead one."""
+    body = sse_body("again")
+    peers: list[int] = []
+    closed = asyncio.Event()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peers.append(writer.get_extra_info("peername")[1])
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        await reader.readexactly(length)
+        writer.write(raw_response(body))
+        await writer.drain()
+        writer.close()  # no "Connection: close": the client learns it from the socket
+        closed.set()
+
+    listener = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    pool = HttpPool()
+    provider = provider_at(f"http://127.0.0.1:{port}/v1")
+    try:
+        async with asyncio.timeout(10):
+            first = await collect(
+                ModelClient(provider, "m", session_id="s", api_key="k", pool=pool)
+            )
+            await closed.wait()
+            await asyncio.sleep(0.05)  # the end of the connection reaches the client
+            second = await collect(
+                ModelClient(provider, "m", session_id="s", api_key="k", pool=pool)
+            )
+    finally:
+        await pool.aclose()
+        listener.close()
+    assert isinstance(first[-1], Completed) and isinstance(second[-1], Completed)
+    assert len(set(peers)) == 2
+
+
+async def test_http1_an_untrusted_certificate_is_unreachable_with_openssls_words(
+    tmp_path: Path,
+) -> None:
+    server_context, _ = _tls_pair(tmp_path)
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        writer.close()
+
+    listener = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=server_context)
+    port = listener.sockets[0].getsockname()[1]
+    client = ModelClient(
+        provider_at(f"https://127.0.0.1:{port}/v1"), "m", session_id="s", api_key="k"
+    )
+    try:
+        with pytest.raises(RequestFailed) as info:
+            async with asyncio.timeout(10):
+                await collect(client)
+    finally:
+        listener.close()
+    assert str(info.value).startswith(
+        f"Could not reach Scripted at https://127.0.0.1:{port}/v1/responses ([SSL: "
+        "CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate"
+    )
