@@ -169,14 +169,19 @@ def test_request_bytes_are_those_httpx_sent() -> None:
     async def run() -> int:
         listener = await asyncio.start_server(handle, "127.0.0.1", 0)
         port = listener.sockets[0].getsockname()[1]
+        base_url = f"http://127.0.0.1:{port}/v1"
         providers = [
-            ("responses", {"query_params": {"api-version": "2025 x&y"}, "http_headers": {"X-Custom": "v"}}),
-            ("chat", {}),
-        ]  # fmt: skip
-        for wire, extra in providers:
-            provider = ModelProviderInfo(
-                name="S", base_url=f"http://127.0.0.1:{port}/v1", wire_api=wire, **extra
-            )
+            ModelProviderInfo(
+                name="S",
+                base_url=base_url,
+                wire_api="responses",
+                query_params={"api-version": "2025 x&y"},
+                http_headers={"X-Custom": "v"},
+            ),
+            ModelProviderInfo(name="S", base_url=base_url, wire_api="chat"),
+        ]
+        for provider in providers:
+            wire = provider.wire_api
             key = "sk-test" if wire == "responses" else None
             client = ModelClient(provider, "gpt-5", session_id="sess-1", api_key=key, effort="high")
             client.extra_headers["x-openai-subagent"] = "review"
