@@ -153,6 +153,21 @@ class ModelClient:
         self._owns_http = pool is None
         """False on a session's `pool`: its connections stay open for the next turns."""
         self._http = pool.client() if pool is not None else _new_http_client()
+        if pool is not None:
+            self._preconnect()
+
+    def _preconnect(self) -> None:
+        """Open the session's connection to the provider while the turn assembles its
+        prompt (a session makes its model client before its tools, instructions and
+        context): TCP, and over https the handshake, are then done when the request goes.
+        Nothing is sent on it; without a running loop, or on a bad URL, nothing happens
+        (the request meets the error)."""
+        try:
+            asyncio.get_running_loop()
+            url = parse_url(self.url, self.provider.query_params or None)
+        except (RuntimeError, InvalidUrl):
+            return
+        self._http.preconnect(url)
 
     @property
     def url(self) -> str:

@@ -364,3 +364,66 @@ async def test_http1_an_untrusted_certificate_is_unreachable_with_openssls_words
         f"Could not reach Scripted at https://127.0.0.1:{port}/v1/responses ([SSL: "
         "CERTIFICATE_VERIFY_FAILED] certificate verify failed: self-signed certificate"
     )
+
+
+async def test_http1_a_sessions_client_connects_while_the_prompt_is_assembled() -> None:
+    """A model client made on a session's pool opens its connection at once (nothing sent
+    on it); the request then goes on that connection, the only one."""
+    body = sse_body("early")
+    accepted: list[int] = []
+    first_bytes: list[float] = []
+    loop = asyncio.get_running_loop()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        accepted.append(writer.get_extra_info("peername")[1])
+        head = await reader.readuntil(b"\r\n\r\n")
+        first_bytes.append(loop.time())
+        length = int(head.lower().split(b"content-length: ")[1].split(b"\r\n")[0])
+        await reader.readexactly(length)
+        writer.write(raw_response(body))
+        await writer.drain()
+        await reader.read()
+        writer.close()
+
+    listener = await asyncio.start_server(handle, "127.0.0.1", 0)
+    port = listener.sockets[0].getsockname()[1]
+    pool = HttpPool()
+    try:
+        async with asyncio.timeout(10):
+            client = ModelClient(
+                provider_at(f"http://127.0.0.1:{port}/v1"),
+                "m",
+                session_id="s",
+                api_key="k",
+                pool=pool,
+            )
+            while not accepted:  # connected before any request was asked for
+                await asyncio.sleep(0.01)
+            assert first_bytes == []
+            events = await collect(client)
+    finally:
+        await pool.aclose()
+        listener.close()
+    assert isinstance(events[-1], Completed)
+    assert len(accepted) == 1 and len(first_bytes) == 1
+
+
+async def test_http1_closing_the_pool_cancels_a_connection_still_opening() -> None:
+    """A provider that never answers the connection (a full listen backlog would do; here a
+    TLS context that takes long to build): closing the pool ends the attempt, no socket left."""
+    import threading
+
+    release = threading.Event()
+
+    def slow_context() -> ssl.SSLContext:
+        release.wait(5)
+        return ssl.create_default_context()
+
+    before = open_sockets()
+    http = HttpClient(slow_context, 5.0)
+    http.preconnect(parse_url("https://127.0.0.1:9/v1/responses"))
+    await asyncio.sleep(0.05)
+    async with asyncio.timeout(5):
+        await http.aclose()
+    release.set()
+    assert http._opening == {} and open_sockets() == before
