@@ -13,7 +13,17 @@ import sys
 APPLY_PATCH_ARG0S = ("apply_patch", "applypatch")
 CACHE_KINDS = {"exec": "exec", "e": "exec", "app-server": "app-server", "mcp-server": "mcp"}
 """Commands whose compile-cache table is their own (see `compile_cache.cache_file`); the TUI
-and the rest share "main"."""
+has "tui" (`cache_kind`) and the other commands share "main"."""
+OTHER_COMMANDS = frozenset(
+    {
+        "acp", "agents", "apply", "a", "archive", "cloud", "completion", "debug", "delete",
+        "doctor", "execpolicy", "exec-server", "features", "help", "login", "logout", "mcp",
+        "migrate-nfs-db", "migrate-rollouts", "plugin", "queue", "remote-control", "review",
+        "sandbox", "sessions", "unarchive", "update",
+    }
+)  # fmt: skip
+"""The subcommands that neither are the TUI nor have a table of their own (the CLI's command
+names but `resume` and `fork`; tests/unit/test_entry_cache_kind.py keeps them in step)."""
 NO_HOME_NEEDED = frozenset({"-h", "--help", "help", "-V", "--version"})
 """Arguments that only print text: they work whatever CODEX_HOME says, as in the Codex CLI."""
 
@@ -87,7 +97,7 @@ def dispatch() -> int:
     # it loads: what they compile to comes from a cache beside the bytecode (compile_cache).
     from codex_core.compile_cache import install as keep_compiled
 
-    keep_compiled(kind=CACHE_KINDS.get(sys.argv[1] if len(sys.argv) > 1 else "", "main"))
+    keep_compiled(kind=cache_kind(sys.argv[1:]))
     if sys.argv[1:2] == ["exec"]:
         # Until its session is up (`codex_tui.exec.run` resumes collecting), exec only
         # builds what lives as long as the process: collecting would walk it again and again.
@@ -97,6 +107,17 @@ def dispatch() -> int:
     from codex_tui.cli.main import main as cli_main
 
     return cli_main(sys.argv[1:])
+
+
+def cache_kind(args: list[str]) -> str:
+    """Which compile-cache table a command loads: its own for exec, the servers and the TUI
+    (`codex [options] [PROMPT]`, `resume`, `fork`: what the TUI compiles is ~half of what
+    all commands together do, and a table loads whole before the app-server child starts),
+    "main" for the other subcommands."""
+    first = args[0] if args else ""
+    if first in CACHE_KINDS:
+        return CACHE_KINDS[first]
+    return "main" if first in OTHER_COMMANDS else "tui"
 
 
 if __name__ == "__main__":

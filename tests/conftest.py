@@ -58,10 +58,15 @@ NO_WARM_UP_VAR = "CODEX_TESTS_NO_WARM_UP"
 _WARM_UP = pytest.StashKey["tuple[list[subprocess.Popen[bytes]], Path] | None"]()
 
 WARM_UP_PROGRAM = (
-    "from codex_core.compile_cache import install; install(); "
+    "from codex_core.compile_cache import install; install(kind='tui'); "
     "import codex_tui.cli.main, codex_tui.exec.run, codex_tui.app.codex_app, codex_core.session"
 )
-"""What the console script's processes load: CLI, exec, the TUI and the session."""
+"""What the TUI's process loads: CLI, the TUI and the session (its own table, "tui")."""
+WARM_UP_OTHER_COMMANDS = (
+    "from codex_core.compile_cache import install; install(kind='main'); "
+    "import codex_tui.cli.main, codex_core.config, codex_core.frontend.sessions"
+)
+"""What the other subcommands (login, mcp, doctor, …) share: table "main"."""
 
 
 def warm_start_up_caches() -> tuple[list[subprocess.Popen[bytes]], Path] | None:
@@ -73,9 +78,10 @@ def warm_start_up_caches() -> tuple[list[subprocess.Popen[bytes]], Path] | None:
     (codex_core/module_bundle.py, per module search path) in files beside the bytecode,
     written at exit unless bytecode writing is off: under PYTHONDONTWRITEBYTECODE (CI's
     environment) every `codex` the tests spawn compiled and searched them again (~0.1-0.15 s
-    CPU a start). Two processes write them here: a `codex exec` through the real console
-    script against a closed port on 127.0.0.1 (its modules, on its search path), and an
-    interpreter that imports the TUI too (the compile cache is not tied to a path).
+    CPU a start). Three processes write them here: a `codex exec` through the real console
+    script against a closed port on 127.0.0.1 (its modules, on its search path), and two
+    interpreters that fill the TUI's table and the other commands' (the compile cache is not
+    tied to a path).
     Nothing is written where it cannot be. A pytest run started by a test (NO_WARM_UP_VAR
     set) spawns no codex: it skips this.
     """
@@ -109,6 +115,7 @@ def warm_start_up_caches() -> tuple[list[subprocess.Popen[bytes]], Path] | None:
     for argv, argv_env in (
         (exec_run, exec_env),
         ([sys.executable, "-c", WARM_UP_PROGRAM], env),
+        ([sys.executable, "-c", WARM_UP_OTHER_COMMANDS], env),
     ):
         try:
             started.append(
