@@ -6,8 +6,10 @@ the system's settings when the environment names none) and NO_PROXY, and users c
 codex that way. Its NO_PROXY rules differ from urllib's `proxy_bypass`, so they are httpx's:
 `*` turns proxies off; `example.com` matches it and its subdomains, `.example.com` only the
 subdomains; an IP address (v4 or v6, a `/prefix` ignored) or `localhost` matches exactly; an
-entry with `://` is a URL pattern (scheme, host, port). The most specific rule wins: one with
-a port, then the longest host, then the longest scheme (https's proxy before ALL_PROXY's).
+entry with `://` is a URL pattern (scheme, host, port: the scheme's default port matches any,
+and a bare `http://`, `https://` or `all://` turns that variable's proxy off). The most
+specific rule wins: one with a port, then the longest host, then the longest scheme (https's
+proxy before ALL_PROXY's).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import re
 import sys
 from dataclasses import dataclass
 
-from codex_core.client.http_url import InvalidUrl, Url, parse_url
+from codex_core.client.http_url import DEFAULT_PORTS, InvalidUrl, Url, parse_url
 
 
 class ProxyUnsupported(ValueError):
@@ -88,6 +90,8 @@ def _pattern(text: str, proxy: Proxy | None, problem: str | None = None) -> _Rul
         host, _, port_text = rest.rpartition(":")
         port = int(port_text) if port_text.isdigit() else None
     host = host.lower()
+    if port is not None and port == DEFAULT_PORTS.get(scheme.lower()):
+        port = None  # httpx's URL dropped a scheme's default port: any port then matches
     if host == "*":
         host = ""
     regex = None
@@ -138,27 +142,29 @@ def _proxy(value: str, variable: str) -> tuple[Proxy | None, str | None]:
 def environment_rules() -> list[_Rule]:
     """The environment's proxy rules, most specific first (empty: always direct)."""
     found = _environment_proxies()
-    rules: list[_Rule] = []
+    # Keyed by pattern as httpx's mounts were: a NO_PROXY entry naming a proxy's own pattern
+    # (`http://`, `all://`) replaces that proxy.
+    rules: dict[str, _Rule] = {}
     for scheme in ("http", "https", "all"):
         value = found.get(scheme)
         if value:
             proxy, problem = _proxy(value, f"{scheme.upper()}_PROXY")
-            rules.append(_pattern(f"{scheme}://", proxy, problem))
+            rules[f"{scheme}://"] = _pattern(f"{scheme}://", proxy, problem)
     for entry in (h.strip() for h in found.get("no", "").split(",")):
         if entry == "*":
             return []
         if not entry:
             continue
         if "://" in entry:
-            rules.append(_pattern(entry, None))
+            key = entry
         elif _is_ip(entry) == 4 or entry.lower() == "localhost":
-            rules.append(_pattern(f"all://{entry}", None))
+            key = f"all://{entry}"
         elif _is_ip(entry) == 6:
-            rules.append(_pattern(f"all://[{entry.split('/')[0]}]", None))
+            key = f"all://[{entry.split('/')[0]}]"
         else:
-            rules.append(_pattern(f"all://*{entry}", None))
-    rules.sort(key=lambda rule: rule.priority)
-    return rules
+            key = f"all://*{entry}"
+        rules[key] = _pattern(key, None)
+    return sorted(rules.values(), key=lambda rule: rule.priority)
 
 
 def proxy_for(rules: list[_Rule], url: Url) -> Proxy | None:

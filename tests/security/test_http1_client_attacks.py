@@ -509,11 +509,6 @@ def test_no_proxy_matches_httpx(monkeypatch: pytest.MonkeyPatch, no_proxy: str) 
         assert _mine(target) == _httpx_choice(target), target
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="NO_PROXY 'https://host:443' (a URL entry naming the default port) does not bypass "
-    "the proxy; httpx normalised the port away and went direct",
-)
 def test_no_proxy_url_entry_with_default_port_bypasses_like_httpx(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -524,11 +519,6 @@ def test_no_proxy_url_entry_with_default_port_bypasses_like_httpx(
         assert _mine(target) is None, target
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="NO_PROXY 'http://' / 'https://' / 'all://' (a bare scheme) does not turn that "
-    "scheme's proxy off as it did in httpx (its mount replaced the proxy's)",
-)
 @pytest.mark.parametrize(
     ("variable", "entry", "target"),
     [
