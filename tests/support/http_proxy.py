@@ -1,4 +1,5 @@
-"""A tiny HTTP proxy on 127.0.0.1 for tests: CONNECT tunnels and absolute-URI forwarding.
+"""A tiny HTTP proxy on 127.0.0.1 for tests: CONNECT tunnels and absolute-URI forwarding
+(and `TlsFront`, a TLS terminator in front of the scripted model server).
 
 It records each request it was asked (method, target, headers) and then only pipes bytes:
 a CONNECT is answered `200 Connection established` (or `refuse_with`) and tunnelled; a
@@ -8,8 +9,11 @@ request with an absolute URI is sent on to its origin with the URI's path as the
 from __future__ import annotations
 
 import socket
+import ssl
+import subprocess
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from urllib.parse import urlsplit
 
 TIMEOUT_S = 10.0
@@ -112,3 +116,63 @@ def _pipe(a: socket.socket, b: socket.socket) -> None:
     other.start()
     copy(a, b)
     other.join(TIMEOUT_S)
+
+
+class TlsFront:
+    """Terminates TLS on 127.0.0.1 with `context` and pipes each connection to `port` (the
+    scripted model server): an https provider for end-to-end tests."""
+
+    def __init__(self, context: ssl.SSLContext, port: int) -> None:
+        self._context = context
+        self._port = port
+        self.connections = 0
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(0.1)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="test-tls", daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        return f"https://127.0.0.1:{self._listener.getsockname()[1]}/v1"
+
+    def __enter__(self) -> TlsFront:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(TIMEOUT_S)
+        self._listener.close()
+
+    def _serve(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self._listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            self.connections += 1
+            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+
+    def _handle(self, raw: socket.socket) -> None:
+        raw.settimeout(TIMEOUT_S)
+        try:
+            client = self._context.wrap_socket(raw, server_side=True)
+        except (OSError, ssl.SSLError):
+            raw.close()  # the client refused the certificate
+            return
+        with client, socket.create_connection(("127.0.0.1", self._port), TIMEOUT_S) as upstream:
+            _pipe(client, upstream)
+
+
+def self_signed(directory: Path) -> tuple[Path, Path]:
+    """A fresh certificate for 127.0.0.1 (EC P-256, one day) and its key, made by openssl."""
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1", "-subj", "/CN=test",
+         "-addext", "subjectAltName=IP:127.0.0.1"],
+        check=True, capture_output=True, timeout=30,
+    )  # fmt: skip
+    return cert, key
