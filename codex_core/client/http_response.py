@@ -21,6 +21,8 @@ KEEPALIVE_S = 5.0
 """How long an idle connection is kept (httpx's `keepalive_expiry`)."""
 MAX_HEAD_BYTES = 100 * 1024
 """The largest response head accepted (httpcore's limit)."""
+PIECE_BYTES = 256 * 1024
+"""The most a compressed body's decoding hands on at once."""
 
 
 class HttpError(Exception):
@@ -37,41 +39,87 @@ class InvalidRequest(ValueError):
 
 
 class _Decoder:
-    """gzip / deflate (several, in the order applied) as httpx decoded them."""
+    """gzip / deflate (several, in the order applied) as httpx decoded them, handed on in
+    pieces of at most `PIECE_BYTES`: a few KB of nested gzip can expand to gigabytes, which
+    must neither sit in memory at once nor hold the event loop (and its timeouts) meanwhile."""
 
     def __init__(self, encodings: list[str]) -> None:
         self._steps = [e for e in reversed(encodings) if e in ("gzip", "deflate")]
+        count = len(self._steps)
         self._objs: list[Any] = [self._new(e) for e in self._steps]
-        self._fresh = [True] * len(self._steps)
+        self._fresh = [True] * count
+        self._input = [b""] * count
+        """What each layer has yet to decode (the first: what arrived)."""
+        self._more = [False] * count
+        """A layer filled its last piece: it may hold more output without more input."""
+        self._flushed = 0
+        self._out = b""
+        """The last layer's remains at the body's end, not yet handed on."""
 
     @staticmethod
     def _new(encoding: str) -> Any:
         return zlib.decompressobj(zlib.MAX_WBITS | 16 if encoding == "gzip" else zlib.MAX_WBITS)
 
-    def decode(self, data: bytes) -> bytes:
-        for i, encoding in enumerate(self._steps):
-            fresh, self._fresh[i] = self._fresh[i], False
-            try:
-                data = self._objs[i].decompress(data)
-            except zlib.error as err:
-                if encoding != "deflate" or not fresh:
-                    raise DecodeError(str(err)) from None
-                # The first deflate chunk failed: raw deflate, without zlib's wrapper.
-                self._objs[i] = zlib.decompressobj(-zlib.MAX_WBITS)
-                try:
-                    data = self._objs[i].decompress(data)
-                except zlib.error as again:
-                    raise DecodeError(str(again)) from None
-        return data
+    def feed(self, data: bytes) -> None:
+        """Take what arrived of the body."""
+        self._input[0] += data
 
-    def flush(self) -> bytes:
-        data = b""
-        for i in range(len(self._steps)):
-            try:
-                data = self._objs[i].decompress(data) + self._objs[i].flush()
-            except zlib.error as err:
+    def next_piece(self) -> bytes:
+        """Up to `PIECE_BYTES` decoded from what was fed; b"" when the layers need more."""
+        if self._out:
+            piece, self._out = self._out[:PIECE_BYTES], self._out[PIECE_BYTES:]
+            return piece
+        return self._pull(len(self._steps) - 1)
+
+    def _pull(self, layer: int) -> bytes:
+        while True:
+            if self._input[layer] or self._more[layer]:
+                data, self._input[layer] = self._input[layer], b""
+                out = self._decompress(layer, data)
+                self._input[layer] = self._objs[layer].unconsumed_tail
+                self._more[layer] = len(out) == PIECE_BYTES
+                if out:
+                    return out
+                continue
+            if layer == 0:
+                return b""
+            more = self._pull(layer - 1)
+            if not more:
+                return b""
+            self._input[layer] = more
+
+    def _decompress(self, layer: int, data: bytes) -> bytes:
+        fresh, self._fresh[layer] = self._fresh[layer], False
+        try:
+            out: bytes = self._objs[layer].decompress(data, PIECE_BYTES)
+            return out
+        except zlib.error as err:
+            if self._steps[layer] != "deflate" or not fresh:
                 raise DecodeError(str(err)) from None
-        return data
+        # The first deflate chunk failed: raw deflate, without zlib's wrapper.
+        self._objs[layer] = zlib.decompressobj(-zlib.MAX_WBITS)
+        try:
+            again: bytes = self._objs[layer].decompress(data, PIECE_BYTES)
+            return again
+        except zlib.error as err:
+            raise DecodeError(str(err)) from None
+
+    def flush_layer(self) -> bool:
+        """At the body's end, once `next_piece` gave b"": what the next layer still holds goes
+        to the one after it. False when every layer was flushed."""
+        layer = self._flushed
+        if layer >= len(self._steps):
+            return False
+        self._flushed += 1
+        try:
+            out = self._objs[layer].flush()
+        except zlib.error as err:
+            raise DecodeError(str(err)) from None
+        if layer + 1 < len(self._steps):
+            self._input[layer + 1] += out
+        else:
+            self._out += out
+        return True
 
 
 def new_h11() -> h11.Connection:
@@ -86,10 +134,14 @@ class Connection:
         self.idle_since = 0.0
 
     def usable(self, now: float) -> bool:
-        """An idle connection still worth a request: open, quiet, not expired."""
+        """An idle connection still worth a request: open, quiet, not expired. Quiet: nothing
+        arrived since its last response (a server's late `408` before it hangs up, or any
+        stale bytes, would be read as the next request's response), as httpcore dropped an
+        idle connection that had become readable."""
         return (
             now - self.idle_since < KEEPALIVE_S
             and not self.reader.at_eof()
+            and not getattr(self.reader, "_buffer", None)  # asyncio keeps what arrived there
             and not self.writer.transport.is_closing()
         )
 
@@ -149,40 +201,53 @@ class Response:
 
     async def read_chunk(self) -> bytes | None:
         """The next non-empty piece of the body, None at its end."""
-        conn = self._conn
-        while not self._ended and conn is not None:
-            parts: list[bytes] = []
-            while True:
-                event = conn.poll()
-                kind = type(event)
-                if kind is h11.Data:
-                    parts.append(bytes(event.data))
-                elif kind is h11.EndOfMessage:
-                    self._ended = True
-                    break
-                elif event is h11.NEED_DATA:
-                    if parts:
-                        break  # hand on what arrived before waiting for more
-                    await conn.fill()
-                else:
-                    raise HttpError(f"unexpected {kind.__name__} in the response body")
-            data = b"".join(parts)
-            if self._decoder is not None:
-                data = self._decoder.decode(data)
+        decoder = self._decoder
+        while True:
+            if decoder is not None and (piece := decoder.next_piece()):
+                if len(piece) == PIECE_BYTES:  # expanding fast: let timeouts and others run
+                    await asyncio.sleep(0)
+                return piece
+            conn = self._conn
+            if self._ended or conn is None:
+                if decoder is not None and self._ended and decoder.flush_layer():
+                    continue
+                self._release()  # decoded to its end: the connection may go on
+                return None
+            data = await self._read_arrived(conn)
+            if decoder is None:
                 if self._ended:
-                    data += self._decoder.flush()
-            if self._ended:
-                self._release()
-            if data:
-                return data
-        return None
+                    self._release()
+                if data:
+                    return data
+            else:
+                decoder.feed(data)
+
+    async def _read_arrived(self, conn: Connection) -> bytes:
+        """What of the body arrived together (waiting for some), as sent."""
+        parts: list[bytes] = []
+        while True:
+            event = conn.poll()
+            kind = type(event)
+            if kind is h11.Data:
+                parts.append(bytes(event.data))
+            elif kind is h11.EndOfMessage:
+                self._ended = True
+                break
+            elif event is h11.NEED_DATA:
+                if parts:
+                    break  # hand on what arrived before waiting for more
+                await conn.fill()
+            else:
+                raise HttpError(f"unexpected {kind.__name__} in the response body")
+        return b"".join(parts)
 
     def _release(self) -> None:
         """The body ended: the connection carries the next request, or closes."""
         conn, self._conn = self._conn, None
         if conn is None:
             return
-        if conn.h11.our_state is h11.DONE and conn.h11.their_state is h11.DONE:
+        trailing, _ = conn.h11.trailing_data  # bytes past the response's end: never reused
+        if conn.h11.our_state is h11.DONE and conn.h11.their_state is h11.DONE and not trailing:
             conn.h11.start_next_cycle()
             self._release_to(conn)
         else:

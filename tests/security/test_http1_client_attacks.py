@@ -687,11 +687,6 @@ def _bomb(size: int, layers: int) -> bytes:
     return data
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="gzip is decoded without a limit per chunk (http1.py _Decoder.decode): a few KB of "
-    "nested gzip become one chunk of tens of MB to GBs in memory, blocking the loop",
-)
 async def test_a_gzip_bomb_is_decoded_in_bounded_pieces() -> None:
     """32 MiB of newlines in two gzip layers is under 1 KB on the wire: each decoded piece
     handed on must stay within a bound (e.g. 1 MiB), or the body must be refused."""
@@ -876,12 +871,6 @@ async def test_a_reused_connection_closed_on_the_next_request_fails_clearly() ->
     assert str(info.value) == "Server disconnected without sending a response."
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="http1.py _Connection.usable ignores bytes buffered on an idle connection: a late "
-    "'408 Request Timeout' (or any stale bytes) is taken as the next request's response; "
-    "httpx dropped a readable idle connection",
-)
 async def test_bytes_arriving_on_an_idle_connection_are_never_the_next_response() -> None:
     async def stale_after_first(index: int, count: int, writer: asyncio.StreamWriter) -> bool:
         if index == 0:
@@ -909,12 +898,6 @@ async def test_bytes_arriving_on_an_idle_connection_are_never_the_next_response(
     assert second == (200, b"real2")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="http1.py Response._release keeps a connection whose response was followed by "
-    "extra bytes (h11 trailing data): they become the next request's response (httpx shared "
-    "this); close the connection instead",
-)
 async def test_bytes_past_content_length_are_never_the_next_response() -> None:
     async def overlong_first(index: int, count: int, writer: asyncio.StreamWriter) -> bool:
         if count == 1:
