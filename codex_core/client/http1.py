@@ -172,8 +172,9 @@ class HttpClient:
         """Open a connection (`early`: from `preconnect`, which must not block the loop while
         the TLS context is still being built)."""
         secure = url.scheme == "https"
+        tls_proxy = proxy is not None and proxy.url.scheme == "https"
         try:
-            if not secure:
+            if not (secure or tls_proxy):
                 context = None
             elif early:
                 context = await asyncio.to_thread(self._ssl_context)
@@ -185,21 +186,22 @@ class HttpClient:
                 "SSL_CERT_DIR."
             ) from None
         via = proxy.url if proxy is not None else url
+        first_tls = tls_proxy or (secure and proxy is None)
         opened: list[asyncio.StreamWriter] = []
         try:
             async with asyncio.timeout(self._connect_timeout_s):
                 reader, writer = await asyncio.open_connection(
                     via.host,
                     via.port,
-                    ssl=context if proxy is None else None,
-                    server_hostname=url.host if secure and proxy is None else None,
+                    ssl=context if first_tls else None,
+                    server_hostname=via.host if first_tls else None,
                     limit=READ_SIZE,
                     happy_eyeballs_delay=HAPPY_EYEBALLS_S,
                 )
                 opened.append(writer)
                 conn = Connection(reader, writer)
-                if proxy is not None and context is not None:
-                    await _tunnel(conn, url, proxy)
+                if proxy is not None and secure and context is not None:
+                    await _tunnel(conn, url, proxy)  # (TLS inside an https proxy's TLS)
                     await writer.start_tls(context, server_hostname=url.host)
                     conn.h11 = new_h11()
                 return conn

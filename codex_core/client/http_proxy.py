@@ -29,7 +29,8 @@ class ProxyUnsupported(ValueError):
 
 @dataclass(frozen=True)
 class Proxy:
-    """An http:// proxy: where to connect, and the `Proxy-Authorization` its URL implies."""
+    """An http:// or https:// (TLS to the proxy) proxy: where to connect, and the
+    `Proxy-Authorization` its URL implies."""
 
     url: Url
     authorization: str | None
@@ -122,10 +123,10 @@ def _proxy(value: str, variable: str) -> tuple[Proxy | None, str | None]:
             f"{variable} names a SOCKS proxy ({scheme}://), which codex does not support; "
             "use an http:// proxy, or add the provider's host to NO_PROXY."
         )
-    if scheme != "http":
+    if scheme not in ("http", "https"):
         return None, (
-            f"{variable} names a proxy codex cannot use ({scheme}://); use an http:// proxy, "
-            "or add the provider's host to NO_PROXY."
+            f"{variable} names a proxy codex cannot use ({scheme}://); use an http:// or "
+            "https:// proxy, or add the provider's host to NO_PROXY."
         )
     try:
         url = parse_url(url_text)

@@ -31,7 +31,7 @@ from codex_core.client.model_client import HttpPool
 from codex_core.model_provider import ModelProviderInfo
 from codex_core.protocol.items import user_message
 from tests.support import sse
-from tests.support.http_proxy import ProxyServer
+from tests.support.http_proxy import ProxyServer, TlsFront
 from tests.support.model_server import ModelServer, drop_after, garbage
 from tests.support.sse_render import render
 
@@ -427,3 +427,50 @@ async def test_http1_closing_the_pool_cancels_a_connection_still_opening() -> No
         await http.aclose()
     release.set()
     assert http._opening == {} and open_sockets() == before
+
+
+async def test_http1_an_https_proxy_carries_both_kinds_of_request(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, server: ModelServer
+) -> None:
+    """An https:// proxy (TLS to the proxy, as httpx supported): an http request is forwarded
+    inside that TLS, an https one tunnelled through it (TLS inside TLS)."""
+    server_context, client_context = _tls_pair(tmp_path)
+    body = sse_body("tls in tls")
+    seen: list[bytes] = []
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        seen.append((await reader.readuntil(b"\r\n\r\n")).split(b"\r\n")[0])
+        await reader.readexactly(2)
+        writer.write(raw_response(body))
+        await writer.drain()
+        writer.close()
+
+    server.add(sse.turn(sse.message("forwarded")))
+    listener = await asyncio.start_server(handle, "127.0.0.1", 0, ssl=server_context)
+    origin = listener.sockets[0].getsockname()[1]
+    with ProxyServer() as proxy, TlsFront(server_context, proxy.port) as front:
+        monkeypatch.setenv("ALL_PROXY", front.base_url.removesuffix("/v1"))
+        http = HttpClient(lambda: client_context, 5.0)
+        try:
+            async with asyncio.timeout(10):
+                received = []
+                for target in (
+                    f"https://127.0.0.1:{origin}/v1/responses",
+                    server.base_url + "/responses",
+                ):
+                    url = parse_url(target)
+                    response = await http.send(
+                        "POST", url, [("Host", url.netloc), ("Content-Length", "2")], b"{}"
+                    )
+                    received.append(b"".join([chunk async for chunk in response.aiter_bytes()]))
+                    await response.aclose()
+        finally:
+            await http.aclose()
+            listener.close()
+    assert received[0] == body and b"forwarded" in received[1]
+    assert seen == [b"POST /v1/responses HTTP/1.1"]
+    assert [(r.method, r.target) for r in proxy.requests] == [
+        ("CONNECT", f"127.0.0.1:{origin}"),
+        ("POST", server.base_url + "/responses"),
+    ]
+    assert front.connections == 2

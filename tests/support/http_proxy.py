@@ -39,8 +39,12 @@ class ProxyServer:
         self._thread = threading.Thread(target=self._serve, name="test-proxy", daemon=True)
 
     @property
+    def port(self) -> int:
+        return int(self._listener.getsockname()[1])
+
+    @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        return f"http://127.0.0.1:{self.port}"
 
     def __enter__(self) -> ProxyServer:
         self._thread.start()
