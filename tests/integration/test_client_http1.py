@@ -32,7 +32,7 @@ from codex_core.model_provider import ModelProviderInfo
 from codex_core.protocol.items import user_message
 from tests.support import sse
 from tests.support.http_proxy import ProxyServer, TlsFront
-from tests.support.model_server import ModelServer, drop_after, garbage
+from tests.support.model_server import ModelServer, drop_after, garbage, http_error
 from tests.support.sse_render import render
 
 PROMPT = Prompt("You are a test.", [user_message("hello")], [])
@@ -474,3 +474,27 @@ async def test_http1_an_https_proxy_carries_both_kinds_of_request(
         ("POST", server.base_url + "/responses"),
     ]
     assert front.connections == 2
+
+
+async def test_http1_keeps_no_cookies(server: ModelServer) -> None:
+    """A server's Set-Cookie is not sent back (httpx's client kept a jar and did; codex-rust
+    0.169 does not: checked side by side, a 500 with Set-Cookie then its retry)."""
+    server.add(
+        http_error(500, "boom", {"Set-Cookie": "__cf_bm=abc; Path=/; HttpOnly"}),
+        sse.turn(sse.message("ok")),
+    )
+    pool = HttpPool()
+    client = ModelClient(
+        server.provider(request_max_retries=1),
+        "m",
+        session_id="s",
+        api_key="k",
+        pool=pool,
+        sleep=lambda _: asyncio.sleep(0),
+    )
+    try:
+        events = await collect(client)
+    finally:
+        await pool.aclose()
+    assert isinstance(events[-1], Completed)
+    assert [request.headers.get("cookie") for request in server.requests] == [None, None]
