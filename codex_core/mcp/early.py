@@ -124,6 +124,8 @@ def claim(argv: list[str], env: Mapping[str, str], cwd: str | Path | None) -> Pr
 
 async def discard_unclaimed() -> None:
     """End the early servers no session adopted: their process groups, then wait for them."""
+    if not _started:
+        return  # nothing was started early (no stdio server): anyio need not load
     import anyio
 
     while _started:

@@ -47,13 +47,14 @@ NEVER_IN_EXEC = (
     "difflib",
     "httpx",
     "httpcore",
+    "anyio",
     "urllib.request",
 )
 """What exec never needs without MCP servers: the TUI, the protocol servers, the MCP SDK's
 modules (`mcp` itself is only registered, see `codex_core.mcp`), the `xml` packages (the
 environment context escapes its three characters itself), difflib (no patch applied), an HTTP
-stack beyond h11 (the model client's own `codex_core.client.http1`: httpx, httpcore and
-`urllib.request` are the MCP SDK's, doctor's and oauth's; a module blocked with None, as the
+stack beyond h11 (the model client's own `codex_core.client.http1`: httpx, httpcore, anyio
+and `urllib.request` are the MCP SDK's, doctor's and oauth's; a module blocked with None, as the
 console script blocks `httpx._main`, is not loaded)."""
 NOT_WITHOUT_STATE_DB = ("sqlite3",)
 """Loaded only to write state_5.sqlite, which the probe's CODEX_HOME does not have."""
