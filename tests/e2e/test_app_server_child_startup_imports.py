@@ -40,6 +40,9 @@ NOT_FOR_A_FIRST_TURN = (
     "codex_core.rollout.catalog",
     # httpx: the model client speaks HTTP/1.1 itself (`codex_core.client.http1`)
     "httpx",
+    # nor httpx's stack, which the warm-up thread used to load beside the main thread
+    "httpcore",
+    "anyio",
 )
 """What the child must not load for a new thread's first turn."""
 

@@ -1,11 +1,13 @@
 """Load, in a background thread, what a thread's first model request needs.
 
-A server process spends its first `turn/start` importing the HTTP stack (httpcore, h11,
-anyio's sockets: ~150-250 ms) and building what a session loads on first use (the
-output-item validator, the diff tracker, the /undo snapshot's git code); clients send
+A server process spent its first `turn/start` building what a session loads on first use (the
+turn's validators, the output-item validator, the diff tracker, the /undo snapshot's git
+code) and an https provider's TLS context; clients send
 `initialize` and `thread/start` first, and users type, so doing it while the server waits
 for them takes it off the first turn's path to its first delta. Python's import lock makes a
-request that needs a module meanwhile wait for this import instead of repeating it.
+request that needs a module meanwhile wait for this import instead of repeating it. (It
+loaded httpx's stack, httpcore and anyio, while the model client used them: the model
+client's own HTTP, `codex_core.client.http1`, loads with the session before any request.)
 """
 
 from __future__ import annotations
@@ -31,14 +33,6 @@ def _warm(cli_overrides: Sequence[str], flags: ConfigOverrides | None) -> None:
             from codex_core.tls_context import prepare
 
             prepare()
-        # The HTTP stack; httpcore's locks and events under asyncio are anyio's, whose
-        # asyncio backend would load at the first request's first lock (~30M instructions).
-        import anyio._backends._asyncio  # noqa: F401
-        import anyio._core._sockets  # noqa: F401
-        import anyio._core._streams  # noqa: F401
-        import anyio.lowlevel  # noqa: F401
-        import httpcore  # noqa: F401
-
         # The validators `turn/start` builds on first use: its params' and the op's (~14M
         # instructions of a server's first turn/start).
         from codex_core.protocol import TextInput, UserTurnOp
