@@ -96,13 +96,18 @@ def build_exec_parser() -> argparse.ArgumentParser:
 
 
 @functools.cache
-def exec_options() -> Mapping[str, bool]:
-    """Each option string of `codex exec` and whether it takes a value.
+def _exec_parser() -> argparse.ArgumentParser:
+    """exec's parser, built once per process: the dispatcher (root options) and
+    `review_words` look its options up before exec parses its command line with it (each
+    used to build the whole parser again). Never changed after it is built (review builds
+    its own)."""
+    return build_exec_parser()
 
-    Built once: the dispatcher (root options) and `review_words` look options up before
-    exec parses its command line, and each used to build the whole parser again.
-    """
-    actions = build_exec_parser()._option_string_actions
+
+@functools.cache
+def exec_options() -> Mapping[str, bool]:
+    """Each option string of `codex exec` and whether it takes a value."""
+    actions = _exec_parser()._option_string_actions
     return {name: action.nargs != 0 for name, action in actions.items()}
 
 
@@ -127,7 +132,7 @@ def review_words(argv: list[str]) -> list[str] | None:
 def parse_exec_args(argv: list[str]) -> tuple[argparse.Namespace, bool]:
     """The parsed command line and whether it continues a session (`session_id`, `prompt`
     set; `fork` says whether in a copy, `codex exec fork ID [PROMPT]`)."""
-    ns = build_exec_parser().parse_intermixed_args(argv)
+    ns = _exec_parser().parse_intermixed_args(argv)
     words: list[str] = ns.words
     ns.fork = bool(words) and words[0] == "fork"
     resume = bool(words) and words[0] == "resume"
