@@ -84,3 +84,25 @@ def test_the_child_builds_tls_early_only_for_https(
 
 def test_the_child_builds_tls_early_for_the_default_provider(tmp_path: Path) -> None:
     assert _tls_started_in_the_tui_child(tmp_path, []) is True
+
+
+def test_a_client_leaving_at_once_never_crashes_the_server(tmp_path: Path) -> None:
+    """`codex app-server` whose client sends `initialize` and closes stdin: the default
+    provider is https, so the TLS context is being built (in OpenSSL) as the process ends.
+    Its exit join was registered from the warm-up thread, sometimes only once the process
+    was finalising: 3 of 12 such runs ended with SIGSEGV."""
+    codex = str(Path(sys.executable).parent / "codex")
+    initialize = {"id": 1, "method": "initialize", "params": {"clientInfo": {"name": "t"}}}
+    env = {**os.environ, "CODEX_HOME": str(tmp_path)}
+    env.pop("OPENAI_BASE_URL", None)
+    codes = [
+        subprocess.run(
+            [codex, "app-server"],
+            input=json.dumps(initialize).encode() + b"\n",
+            env=env,
+            capture_output=True,
+            timeout=60,
+        ).returncode
+        for _ in range(8)
+    ]
+    assert codes == [0] * 8

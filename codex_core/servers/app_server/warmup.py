@@ -22,17 +22,8 @@ from codex_core.config.flags import ConfigOverrides
 log = logging.getLogger(__name__)
 
 
-def _warm(cli_overrides: Sequence[str], flags: ConfigOverrides | None) -> None:
+def _warm() -> None:
     try:
-        from codex_core.servers.app_server.provider_guess import may_use_https
-
-        # https's TLS context, in a thread of its own: OpenSSL reads the CA bundle without
-        # the GIL. The configuration is not loaded yet, so its provider is guessed from the
-        # files and flags; a plain http one (local servers) needs no context at all.
-        if may_use_https(cli_overrides, flags):
-            from codex_core.tls_context import prepare
-
-            prepare()
         # The validators `turn/start` builds on first use: its params' and the op's (~14M
         # instructions of a server's first turn/start).
         from codex_core.protocol import TextInput, UserTurnOp
@@ -61,8 +52,18 @@ JOIN_TIMEOUT = 10.0
 def start_warmup(cli_overrides: Sequence[str] = (), flags: ConfigOverrides | None = None) -> None:
     """Start the warm-up in a background thread that exit waits for (at most JOIN_TIMEOUT);
     `cli_overrides` and `flags`: the server's, every thread's base configuration."""
-    thread = threading.Thread(
-        target=_warm, args=(cli_overrides, flags), name="codex-warmup", daemon=True
-    )
+    from codex_core.servers.app_server.provider_guess import may_use_https
+
+    # https's TLS context, in a thread of its own: OpenSSL reads the CA bundle without the
+    # GIL. The configuration is not loaded yet, so its provider is guessed from the files
+    # and flags; a plain http one (local servers) needs no context at all. Started here,
+    # not from the warm-up thread: its exit join is then registered before the server can
+    # end (a client closing stdin at once made the warm-up register it while the process
+    # was already finalising, and OpenSSL still running then crashed it with SIGSEGV).
+    if may_use_https(cli_overrides, flags):
+        from codex_core.tls_context import prepare
+
+        prepare()
+    thread = threading.Thread(target=_warm, name="codex-warmup", daemon=True)
     thread.start()
     atexit.register(thread.join, JOIN_TIMEOUT)
