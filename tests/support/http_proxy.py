@@ -26,29 +26,20 @@ class ProxiedRequest:
     headers: list[tuple[str, str]]
 
 
-class ProxyServer:
-    """A context manager serving until closed; `url` is its http:// address."""
+class _Listener:
+    """Accepts connections on 127.0.0.1 in a thread until closed; each is handled in a
+    thread of its own by `_handle`."""
 
-    def __init__(self, refuse_with: str | None = None) -> None:
-        self.refuse_with = refuse_with
-        """e.g. "407 Proxy Authentication Required": CONNECTs are answered so and closed."""
-        self.requests: list[ProxiedRequest] = []
+    def __init__(self, name: str) -> None:
+        self.connections = 0
         self._listener = socket.create_server(("127.0.0.1", 0))
         self._listener.settimeout(0.1)
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, name="test-proxy", daemon=True)
+        self._thread = threading.Thread(target=self._serve, name=name, daemon=True)
 
     @property
     def port(self) -> int:
         return int(self._listener.getsockname()[1])
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def __enter__(self) -> ProxyServer:
-        self._thread.start()
-        return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
@@ -63,7 +54,29 @@ class ProxyServer:
                 continue
             except OSError:
                 return
+            self.connections += 1
             threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
+
+    def _handle(self, conn: socket.socket) -> None:
+        raise NotImplementedError
+
+
+class ProxyServer(_Listener):
+    """A context manager serving until closed; `url` is its http:// address."""
+
+    def __init__(self, refuse_with: str | None = None) -> None:
+        super().__init__("test-proxy")
+        self.refuse_with = refuse_with
+        """e.g. "407 Proxy Authentication Required": CONNECTs are answered so and closed."""
+        self.requests: list[ProxiedRequest] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ProxyServer:
+        self._thread.start()
+        return self
 
     def _handle(self, client: socket.socket) -> None:
         client.settimeout(TIMEOUT_S)
@@ -122,42 +135,22 @@ def _pipe(a: socket.socket, b: socket.socket) -> None:
     other.join(TIMEOUT_S)
 
 
-class TlsFront:
+class TlsFront(_Listener):
     """Terminates TLS on 127.0.0.1 with `context` and pipes each connection to `port` (the
     scripted model server): an https provider for end-to-end tests."""
 
     def __init__(self, context: ssl.SSLContext, port: int) -> None:
+        super().__init__("test-tls")
         self._context = context
         self._port = port
-        self.connections = 0
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self._listener.settimeout(0.1)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._serve, name="test-tls", daemon=True)
 
     @property
     def base_url(self) -> str:
-        return f"https://127.0.0.1:{self._listener.getsockname()[1]}/v1"
+        return f"https://127.0.0.1:{self.port}/v1"
 
     def __enter__(self) -> TlsFront:
         self._thread.start()
         return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join(TIMEOUT_S)
-        self._listener.close()
-
-    def _serve(self) -> None:
-        while not self._stop.is_set():
-            try:
-                conn, _ = self._listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            self.connections += 1
-            threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
 
     def _handle(self, raw: socket.socket) -> None:
         raw.settimeout(TIMEOUT_S)
