@@ -742,15 +742,22 @@ class Origin:
             await writer.drain()
 
 
-async def test_a_healthy_connection_is_reused() -> None:
-    origin = Origin()
+@contextlib.asynccontextmanager
+async def at_origin(origin: Origin) -> AsyncIterator[tuple[HttpClient, int]]:
+    """A client, and the port of `origin`'s server; both closed after."""
     http = plain_client()
     async with serving(origin.handle) as port:
         try:
-            assert await get(http, port) == (200, b"real1")
-            assert await get(http, port) == (200, b"real2")
+            yield http, port
         finally:
             await http.aclose()
+
+
+async def test_a_healthy_connection_is_reused() -> None:
+    origin = Origin()
+    async with at_origin(origin) as (http, port):
+        assert await get(http, port) == (200, b"real1")
+        assert await get(http, port) == (200, b"real2")
     assert len(origin.peers) == 1
 
 
@@ -764,14 +771,10 @@ async def test_a_connection_whose_body_broke_is_not_reused() -> None:
         return False
 
     origin = Origin(broken_first)
-    http = plain_client()
-    async with serving(origin.handle) as port:
-        try:
-            with pytest.raises(HttpError):
-                await get(http, port)
-            assert await get(http, port) == (200, b"real2")
-        finally:
-            await http.aclose()
+    async with at_origin(origin) as (http, port):
+        with pytest.raises(HttpError):
+            await get(http, port)
+        assert await get(http, port) == (200, b"real2")
     assert len(origin.peers) == 2
 
 
@@ -836,14 +839,10 @@ async def test_an_idle_connection_the_server_closed_is_replaced(close: str) -> N
         return False
 
     origin = Origin(close_after_first)
-    http = plain_client()
-    async with serving(origin.handle) as port:
-        try:
-            assert await get(http, port) == (200, b"real1")
-            await asyncio.sleep(0.3)
-            assert await get(http, port) == (200, b"real2")
-        finally:
-            await http.aclose()
+    async with at_origin(origin) as (http, port):
+        assert await get(http, port) == (200, b"real1")
+        await asyncio.sleep(0.3)
+        assert await get(http, port) == (200, b"real2")
     assert len(origin.peers) == 2
 
 
@@ -859,15 +858,11 @@ async def test_a_reused_connection_closed_on_the_next_request_fails_clearly() ->
         return False
 
     origin = Origin(drop_second)
-    http = plain_client()
-    async with serving(origin.handle) as port:
-        try:
-            assert await get(http, port) == (200, b"real1")
-            with pytest.raises(HttpError) as info:
-                await get(http, port)
-            assert await get(http, port) == (200, b"real3")
-        finally:
-            await http.aclose()
+    async with at_origin(origin) as (http, port):
+        assert await get(http, port) == (200, b"real1")
+        with pytest.raises(HttpError) as info:
+            await get(http, port)
+        assert await get(http, port) == (200, b"real3")
     assert str(info.value) == "Server disconnected without sending a response."
 
 
@@ -887,14 +882,10 @@ async def test_bytes_arriving_on_an_idle_connection_are_never_the_next_response(
         return False
 
     origin = Origin(stale_after_first)
-    http = plain_client()
-    async with serving(origin.handle) as port:
-        try:
-            assert await get(http, port) == (200, b"real1")
-            await asyncio.sleep(0.3)
-            second = await get(http, port)
-        finally:
-            await http.aclose()
+    async with at_origin(origin) as (http, port):
+        assert await get(http, port) == (200, b"real1")
+        await asyncio.sleep(0.3)
+        second = await get(http, port)
     assert second == (200, b"real2")
 
 
@@ -907,13 +898,9 @@ async def test_bytes_past_content_length_are_never_the_next_response() -> None:
         return False
 
     origin = Origin(overlong_first)
-    http = plain_client()
-    async with serving(origin.handle) as port:
-        try:
-            assert await get(http, port) == (200, b"real1")
-            second = await get(http, port)
-        finally:
-            await http.aclose()
+    async with at_origin(origin) as (http, port):
+        assert await get(http, port) == (200, b"real1")
+        second = await get(http, port)
     assert second == (200, b"real2")
 
 
