@@ -20,11 +20,11 @@ def profile_path(codex_home: Path, name: str) -> Path:
     return Path(codex_home) / f"{name}.config.toml"
 
 
-def _merge(base: dict[str, Any], top: dict[str, Any]) -> None:
+def merge_tables(base: dict[str, Any], top: dict[str, Any]) -> None:
     """Deep-merge `top` into `base`: tables merge key by key, other values replace."""
     for key, value in top.items():
         if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _merge(base[key], value)
+            merge_tables(base[key], value)
         else:
             base[key] = value
 
@@ -82,5 +82,5 @@ def layer_profile(
         warnings.append(f"--profile {name}: {path} does not exist; using config.toml alone")
         return warnings
     _text, layer = read(path)
-    _merge(data, layer)
+    merge_tables(data, layer)
     return warnings

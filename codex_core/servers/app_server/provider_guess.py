@@ -5,8 +5,8 @@ instructions of OpenSSL in a thread of its own) as the process starts, long befo
 `thread/start` loads a configuration. For a plain http provider (a local server, the
 scripted one of the tests) that build was waste on the cores the first request and the TUI
 need. This reads what names the provider — the server's `-c` overrides and flags,
-config.toml and the profile's file — with the standard library only (the warm-up must not
-wait for pydantic). Only the warm-up's timing depends on it: every session still prepares
+config.toml and the profile's file — with the loader's own pieces but without validating
+(the warm-up must not wait for pydantic). Only the warm-up's timing depends on it: every session still prepares
 the context its own provider needs (`Session.create`), and a client builds it if nothing
 did. Whatever cannot be read plainly is taken for https, the old behaviour.
 """
@@ -20,6 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from codex_core.config.flags import ConfigOverrides
+from codex_core.config.overrides import apply_override, parse_cli_overrides
+from codex_core.config.profiles import merge_tables, profile_path
+from codex_core.frontend.home import find_codex_home
 
 BUILT_IN_HTTP = {"oss"}
 """Built-in providers on plain http unless their environment says otherwise."""
@@ -42,17 +45,12 @@ def may_use_https(
 def _base_url(
     cli_overrides: Sequence[str], flags: ConfigOverrides, env: Mapping[str, str]
 ) -> str | None:
-    home = Path(env["CODEX_HOME"]) if env.get("CODEX_HOME") else Path.home() / ".codex"
+    home = find_codex_home(env)
     data = _read(home / "config.toml")
     if flags.profile:
-        _merge(data, _read(home / f"{flags.profile}.config.toml"))
-    for pair in cli_overrides:
-        try:
-            _merge(data, tomllib.loads(pair))  # `key=value` with a TOML value is a TOML line
-        except tomllib.TOMLDecodeError:
-            if "provider" in pair.partition("=")[0] or "base_url" in pair.partition("=")[0]:
-                raise
-            # another key with a bare-word value (`-c model=gpt-5`): not the provider's
+        merge_tables(data, _read(profile_path(home, flags.profile)))
+    for key, value in parse_cli_overrides(cli_overrides):  # as the loader reads `-c`
+        apply_override(data, key, value)
     provider = flags.model_provider or ("oss" if flags.oss else None)
     provider = provider or data.get("model_provider") or "openai"
     if provider == "openai":
@@ -69,11 +67,3 @@ def _read(path: Path) -> dict[str, Any]:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return {}
-
-
-def _merge(base: dict[str, Any], top: dict[str, Any]) -> None:
-    for key, value in top.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _merge(base[key], value)
-        else:
-            base[key] = value
