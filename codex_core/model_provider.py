@@ -3,7 +3,7 @@
 import os
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from codex_core.lite import ConfigDict, Field, Model
 
 WireApi = Literal["responses", "chat"]
 
@@ -14,7 +14,7 @@ DEFAULT_STREAM_MAX_RETRIES = 5
 DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300_000
 
 
-class ModelProviderInfo(BaseModel):
+class ModelProviderInfo(Model):
     """One `[model_providers.<id>]` table of config.toml, or a built-in provider."""
 
     model_config = ConfigDict(extra="forbid")

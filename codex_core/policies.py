@@ -7,7 +7,7 @@ any module of that package runs its `__init__`, every event and op model include
 
 from typing import Annotated, Any, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from codex_core.lite import ConfigDict, Field, Model, TypeAdapter
 
 ChosenApproval = Literal["untrusted", "on-failure", "on-request", "never"]
 """What config.toml's `approval_policy`, a profile and `-a` may say (0.169's choices)."""
@@ -44,7 +44,7 @@ def empty_dict() -> dict[str, Any]:
     return {}
 
 
-class _Model(BaseModel):
+class _Model(Model):
     model_config = ConfigDict(extra="ignore", defer_build=True)
 
     def to_wire(self) -> dict[str, Any]:
@@ -52,7 +52,7 @@ class _Model(BaseModel):
         return self.model_dump(mode="json", exclude_none=True)
 
 
-class GranularApproval(BaseModel):
+class GranularApproval(Model):
     """Which kinds of approval request `granular` still asks about (True) and which it rejects
     without asking (False) — 0.169's GranularApprovalConfig: leaving the sandbox or writing
     outside it (`sandbox_approval`), a `.rules` prompt (`rules`), a skill's approval

@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
+from codex_core.lite import Model as _Light
+from codex_core.lite import is_model
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _COLOUR = re.compile(r"(?:\x1b\[|\x9b)[0-9;:]*m")  # SGR: no text can hide in it
@@ -28,7 +29,7 @@ _PICTURES = {code: chr(0x2400 + code) for code in range(0x20) if code not in (9,
 _PICTURES[0x7F] = "\u2421"  # ␡
 _PICTURES.update({code: f"<{code:02x}>" for code in range(0x80, 0xA0)})
 _ID_FIELDS = ("id", "call_id")
-Model = TypeVar("Model", bound=BaseModel)
+Model = TypeVar("Model", bound=_Light)
 
 
 def printable(text: str) -> str:
@@ -42,7 +43,7 @@ def printable(text: str) -> str:
 def _clean(value: Any) -> Any:
     if isinstance(value, str):
         return printable(value)
-    if isinstance(value, BaseModel):
+    if is_model(value):
         return printable_event(value)
     if isinstance(value, list):
         return [_clean(v) for v in value]
@@ -54,7 +55,7 @@ def _clean(value: Any) -> Any:
 def _needs_cleaning(value: Any) -> bool:
     if isinstance(value, str):
         return _CONTROL.search(value) is not None
-    if isinstance(value, BaseModel):
+    if is_model(value):
         return any(_needs_cleaning(v) for v in value.__dict__.values())
     if isinstance(value, list):
         return any(_needs_cleaning(v) for v in value)

@@ -11,9 +11,10 @@ import json
 import re
 import tomllib
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic_core import ErrorDetails
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 
 
 # Patterns compile on first use: not on the way to the first model request.

@@ -8,11 +8,9 @@ import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pydantic import ValidationError
-from pydantic_core import ErrorDetails
-
+from codex_core import lite
 from codex_core.config.errors import (
     ConfigError,
     describe_problem,
@@ -28,6 +26,9 @@ from codex_core.config.schema import ConfigToml, sweep_unknown_keys
 from codex_core.config.types import Config, ConfigOverrides
 from codex_core.config.unsupported import drop_unsupported_keys
 from codex_core.frontend.home import CodexHomeError
+
+if TYPE_CHECKING:
+    from pydantic_core import ErrorDetails
 from codex_core.frontend.home import find_codex_home as _find_codex_home
 
 log = logging.getLogger(__name__)
@@ -125,7 +126,7 @@ def load_config(
         log.debug("%s", warning)
     try:
         toml = ConfigToml.model_validate(cleaned, strict=True)
-    except ValidationError as err:
+    except lite.ValidationError as err:
         raise _validation_error(_first_problem(err.errors()), str(path), text, applied) from None
     config = resolve_config(
         toml,

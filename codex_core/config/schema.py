@@ -5,10 +5,9 @@ import typing
 from collections.abc import Callable, Iterator
 from typing import Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
-from pydantic_core import PydanticCustomError
-
 from codex_core.config.types import WebSearchMode
+from codex_core.lite import ConfigDict, Field, ValidationInfo, field_validator
+from codex_core.lite import Model as BaseModel
 from codex_core.model_provider import ModelProviderInfo
 from codex_core.policies import (
     ChosenApproval,
@@ -117,8 +116,12 @@ class McpServerToml(_Table):
     def _command_or_url(cls, command: str | None, info: ValidationInfo) -> str | None:
         url = info.data.get("url")
         if command is None and url is None:
+            from pydantic_core import PydanticCustomError
+
             raise PydanticCustomError("missing", "Field required")
         if command is not None and url is not None:
+            from pydantic_core import PydanticCustomError
+
             raise PydanticCustomError(
                 "command_and_url", "not allowed together with url; keep one of them"
             )

@@ -2,7 +2,7 @@
 
 from typing import Annotated, Literal
 
-from pydantic import Field
+from codex_core.lite import Field
 
 # Re-exported: the configuration imports them from `codex_core.policies`.
 from codex_core.policies import (

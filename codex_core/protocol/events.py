@@ -3,8 +3,8 @@
 import logging
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, TypeAdapter, ValidationError
-
+from codex_core import lite
+from codex_core.lite import ConfigDict, Field, TypeAdapter
 from codex_core.policies import empty_list
 from codex_core.protocol.common import (
     AskForApproval,
@@ -393,6 +393,6 @@ def parse_event_msg(data: Any) -> EventMsg | None:
     """Parse an event payload; unknown or malformed ones give None (newer Codex adds types)."""
     try:
         return EVENT_MSG.validate_python(data)
-    except ValidationError as err:
+    except lite.ValidationError as err:
         log.debug("skipping unknown event: %s", err)
         return None

@@ -7,8 +7,7 @@ Failed` as 0.169 does; `--json` shows nothing, also as 0.169.
 
 from typing import Literal
 
-from pydantic import Field
-
+from codex_core.lite import Field
 from codex_core.policies import empty_list
 from codex_core.protocol.common import _Model
 

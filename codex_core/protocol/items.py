@@ -4,14 +4,14 @@ import json
 import logging
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
-
+from codex_core import lite
+from codex_core.lite import ConfigDict, Field, Model, TypeAdapter
 from codex_core.policies import empty_list
 
 log = logging.getLogger(__name__)
 
 
-class _Wire(BaseModel):
+class _Wire(Model):
     """Base for wire models: unknown fields are kept so newer servers round-trip."""
 
     model_config = ConfigDict(extra="allow", defer_build=True)
@@ -195,7 +195,7 @@ def parse_response_item(data: Any) -> ResponseItem | None:
         data = {**data, "output": content if isinstance(content, str) else json.dumps(content)}
     try:
         return _RESPONSE_ITEM.validate_python(data)
-    except ValidationError as err:
+    except lite.ValidationError as err:
         log.debug("skipping malformed response item: %s", err)
         return None
 

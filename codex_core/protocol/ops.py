@@ -2,8 +2,7 @@
 
 from typing import Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, TypeAdapter
-
+from codex_core.lite import ConfigDict, Field, TypeAdapter
 from codex_core.policies import GranularApproval
 from codex_core.protocol.common import (
     AskForApproval,

@@ -8,8 +8,7 @@ Codex CLI 0.169 asks for) is rendered as the turn's agent message.
 
 from typing import Annotated, Literal
 
-from pydantic import Field
-
+from codex_core.lite import Field
 from codex_core.policies import empty_list
 from codex_core.protocol.common import _Model
 

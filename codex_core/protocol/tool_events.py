@@ -14,8 +14,7 @@ Rollouts written before this shape carry flat MCP events (`server`, `tool`, `arg
 
 from typing import Any, Literal
 
-from pydantic import Field, model_validator
-
+from codex_core.lite import Field, model_validator
 from codex_core.protocol.common import _Model
 
 

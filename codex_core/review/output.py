@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import json
 
-from pydantic import ValidationError
-
+from codex_core import lite
 from codex_core.protocol.review import ReviewFinding, ReviewOutput
 
 
@@ -37,7 +36,7 @@ def parse_review_output(text: str) -> ReviewOutput | None:
             continue
         try:
             return ReviewOutput.model_validate(data)
-        except ValidationError:
+        except lite.ValidationError:
             continue
     return None
 

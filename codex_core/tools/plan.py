@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import ValidationError
-
+from codex_core import lite
 from codex_core.protocol import PlanUpdateEvent
 from codex_core.tools.args import ToolArgumentError, parse_object
 from codex_core.tools.context import ToolContext
@@ -14,7 +13,7 @@ def run_update_plan(ctx: ToolContext, arguments: str) -> str:
     try:
         data = parse_object(arguments)
         event = PlanUpdateEvent.model_validate({**data, "type": "plan_update"})
-    except (ToolArgumentError, ValidationError, TypeError) as err:
+    except (ToolArgumentError, lite.ValidationError, TypeError) as err:
         first = str(err).splitlines()[0]
         return f"failed to parse update_plan arguments: {first}"
     ctx.emit(event)

@@ -8,10 +8,9 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from pydantic import BaseModel
-
 from codex_core.items import client as c
 from codex_core.items import notices as n
+from codex_core.lite import is_model
 from codex_core.terminal_text import printable, printable_event
 
 Value = TypeVar("Value")
@@ -113,7 +112,7 @@ _ID_FIELDS = frozenset({"turn", "id", "item_id"})
 def _clean(value: Any) -> Any:
     if isinstance(value, str):
         return printable(value)
-    if isinstance(value, BaseModel):
+    if is_model(value):
         return printable_event(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return printable_notice(value)
@@ -130,9 +129,7 @@ def _dirty(value: Any) -> bool:
     """Whether `value` holds a string `printable` changes."""
     if isinstance(value, str):
         return printable(value) is not value
-    if isinstance(value, BaseModel) or (
-        dataclasses.is_dataclass(value) and not isinstance(value, type)
-    ):
+    if is_model(value) or (dataclasses.is_dataclass(value) and not isinstance(value, type)):
         return any(_dirty(v) for v in vars(value).values())
     if isinstance(value, tuple | list):
         return any(_dirty(v) for v in value)

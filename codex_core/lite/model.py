@@ -1,0 +1,233 @@
+"""`Model`: pydantic's `BaseModel` as codex uses it, without importing pydantic to declare one.
+
+Declaring a pydantic model costs about half a millisecond (its metaclass inspects every
+field) and pydantic itself about a hundred to import: most of `codex exec`'s CPU before its
+first request (issue 29). A `Model` is a plain class until first used; then its fields are
+read from its annotations once (`codex_core.lite.fields`). Constructing or validating one
+runs a fast check per field (`codex_core.lite.checks`) that only accepts what pydantic keeps
+as it is; anything else — a conversion, an error, an unknown annotation — goes to a pydantic
+twin of the class built on demand (`codex_core.lite.twin`), so results and error messages
+are pydantic's. Dumps are computed here, the way pydantic writes them.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any, ClassVar, Self
+
+from codex_core.lite.checks import _SPECS, Bail, spec_of
+from codex_core.lite.dump import dump_value
+from codex_core.lite.fields import MISSING, ValidationInfo
+
+
+class _ClassProperty:
+    def __init__(self, get: Any) -> None:
+        self.get = get
+
+    def __get__(self, obj: Any, cls: type) -> Any:
+        return self.get(cls)
+
+
+def _fast(cls: type, data: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
+    """Field values from `data` as pydantic would make them, or `Bail`."""
+    spec = _SPECS.get(cls) or spec_of(cls)
+    for before in spec.before:
+        data = before(data)
+        if type(data) is not dict:
+            raise Bail
+    values: dict[str, Any] = {}
+    given: set[str] = set()
+    checks = spec.checks
+    for name, info in spec.fields.items():
+        if name in data:
+            value = checks[name](data[name])
+            given.add(name)
+        elif info.default_factory is not None or info.default is not MISSING:
+            value = info.get_default()
+            if info.validate_default:
+                value = checks[name](value)
+        else:
+            raise Bail
+        after = spec.after.get(name)
+        if after:
+            for validator in after:
+                try:
+                    value = validator(value, ValidationInfo(values, name))
+                except Exception as err:
+                    raise Bail from err
+        values[name] = value
+    if len(given) != len(data):
+        if spec.extra == "forbid":
+            raise Bail
+        if spec.extra == "allow":
+            for key, value in data.items():
+                if key not in values:
+                    if type(key) is not str:
+                        raise Bail
+                    values[key] = value
+                    given.add(key)
+    return values, given
+
+
+class Model:
+    """Base of codex's light models (see the module's docstring)."""
+
+    __slots__ = ("_lite_set",)
+    _lite_set: set[str]
+    model_config: ClassVar[dict[str, Any]] = {}
+    __lite_config__: ClassVar[dict[str, Any]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        config: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            config.update(vars(klass).get("model_config", {}))
+        cls.__lite_config__ = config
+        if config.get("frozen"):
+            cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign,assignment]
+            cls.__hash__ = _frozen_hash  # type: ignore[method-assign,assignment]
+
+    def __init__(self, /, **data: Any) -> None:
+        cls = type(self)
+        try:
+            values, given = _fast(cls, data)
+        except Bail:
+            from codex_core.lite.twin import validated_state
+
+            values, given = validated_state(cls, data)
+        object.__setattr__(self, "__dict__", values)
+        object.__setattr__(self, "_lite_set", given)
+
+    @classmethod
+    def __lite_fast__(cls, data: dict[str, Any]) -> Self:
+        values, given = _fast(cls, data)
+        return cls._lite_new(values, given)
+
+    @classmethod
+    def _lite_new(cls, values: dict[str, Any], given: set[str]) -> Self:
+        new = cls.__new__(cls)
+        object.__setattr__(new, "__dict__", values)
+        object.__setattr__(new, "_lite_set", given)
+        return new
+
+    # ------------------------------------------------------------------ pydantic's API
+
+    model_fields = _ClassProperty(lambda cls: spec_of(cls).fields)
+
+    @property
+    def model_fields_set(self) -> set[str]:
+        return set(self._lite_set)
+
+    @classmethod
+    def model_validate(cls, obj: Any, *, strict: bool | None = None) -> Self:
+        """`strict`: as pydantic's (the fast checks accept only what strict mode keeps)."""
+        if isinstance(obj, cls):
+            return obj
+        if type(obj) is dict:
+            try:
+                return cls.__lite_fast__(obj)
+            except Bail:
+                pass
+        from codex_core.lite.twin import validate_as
+
+        return validate_as(cls, obj, strict=strict)  # type: ignore[no-any-return]
+
+    @classmethod
+    def model_validate_json(cls, data: str | bytes) -> Self:
+        try:
+            obj = json.loads(data)
+        except ValueError:
+            obj = None
+        else:
+            if type(obj) is dict:
+                try:
+                    return cls.__lite_fast__(obj)
+                except Bail:
+                    pass
+        from codex_core.lite.twin import validate_json_as
+
+        return validate_json_as(cls, data)  # type: ignore[no-any-return]
+
+    @classmethod
+    def model_construct(cls, _fields_set: set[str] | None = None, **values: Any) -> Self:
+        fields = spec_of(cls).fields
+        state: dict[str, Any] = {}
+        for name, info in fields.items():
+            if name in values:
+                state[name] = values[name]
+            elif not info.is_required():
+                state[name] = info.get_default()
+        if cls.__lite_config__.get("extra") == "allow":
+            state.update((k, v) for k, v in values.items() if k not in fields)
+        given = set(values) & set(fields) if _fields_set is None else set(_fields_set)
+        return cls._lite_new(state, given)
+
+    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Self:
+        state = copy.deepcopy(self.__dict__) if deep else dict(self.__dict__)
+        given = set(self._lite_set)
+        if update:
+            state.update(update)
+            given.update(update)
+        return type(self)._lite_new(state, given)
+
+    def model_dump(
+        self, *, mode: str = "python", by_alias: bool = False, exclude_none: bool = False
+    ) -> dict[str, Any]:
+        """The fields (then any extra keys) as pydantic dumps them; `by_alias` changes
+        nothing (no light model has aliases)."""
+        json_mode = mode == "json"
+        out: dict[str, Any] = {}
+        for key, value in self.__dict__.items():
+            if value is None and exclude_none:
+                continue
+            out[key] = dump_value(value, json_mode, exclude_none)
+        return out
+
+    def model_dump_json(self, *, by_alias: bool = False, exclude_none: bool = False) -> str:
+        from codex_core.lite.twin import dump_json
+
+        return dump_json(self, exclude_none=exclude_none)
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        from codex_core.lite.twin import core_schema
+
+        return core_schema(cls, handler)
+
+    # ------------------------------------------------------------------ object protocol
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Model):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{key}={value!r}" for key, value in self.__dict__.items())
+        return f"{type(self).__name__}({inner})"
+
+    def __iter__(self) -> Any:
+        yield from self.__dict__.items()
+
+    def __copy__(self) -> Self:
+        return type(self)._lite_new(dict(self.__dict__), set(self._lite_set))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Self:
+        return type(self)._lite_new(copy.deepcopy(self.__dict__, memo), set(self._lite_set))
+
+    def __getstate__(self) -> Any:
+        return (self.__dict__, self._lite_set)
+
+    def __setstate__(self, state: Any) -> None:
+        object.__setattr__(self, "__dict__", state[0])
+        object.__setattr__(self, "_lite_set", state[1])
+
+
+def _frozen_setattr(self: Model, name: str, value: Any) -> None:
+    raise TypeError(f'"{type(self).__name__}" is frozen: cannot set "{name}"')
+
+
+def _frozen_hash(self: Model) -> int:
+    return hash((type(self), *self.__dict__.values()))
