@@ -20,6 +20,7 @@ from codex_core.lite.checks import spec_of
 from codex_core.lite.fields import FieldInfo, validators
 
 _TWINS: dict[type, type[pydantic.BaseModel]] = {}
+_BUILDING: set[type] = set()
 
 
 def twin(cls: type) -> type[pydantic.BaseModel]:
@@ -27,6 +28,16 @@ def twin(cls: type) -> type[pydantic.BaseModel]:
     found = _TWINS.get(cls)
     if found is not None:
         return found
+    if cls in _BUILDING:
+        raise TypeError(f"{cls.__name__} refers to itself: light models cannot")
+    _BUILDING.add(cls)
+    try:
+        return _build(cls)
+    finally:
+        _BUILDING.discard(cls)
+
+
+def _build(cls: type) -> type[pydantic.BaseModel]:
     spec = spec_of(cls)
     fields = {
         name: (rewrite(info.annotation), pydantic.Field(**_field_kwargs(info)))
@@ -60,9 +71,9 @@ def _field_kwargs(info: FieldInfo) -> dict[str, Any]:
 
 
 def rewrite(tp: Any) -> Any:
-    """Annotation `tp` with light classes replaced by their twins."""
-    if isinstance(tp, type) and hasattr(tp, "__lite_fast__"):
-        return twin(tp)
+    """Annotation `tp` for pydantic: light `Field(...)` metadata made pydantic's. Light
+    classes stay: pydantic asks them for their schema (`core_schema`), which accepts their
+    instances as they are and validates anything else with their twin."""
     if isinstance(tp, FieldInfo):
         return pydantic.Field(**_field_kwargs(tp))
     origin = typing.get_origin(tp)
@@ -82,37 +93,20 @@ def rewrite(tp: Any) -> Any:
 
 
 def to_light(value: Any) -> Any:
-    """A twin's result with twins' instances turned into light ones (containers rebuilt)."""
+    """A twin's instance as a light one."""
     light = getattr(type(value), "__lite_class__", None)
-    if light is not None:
-        state = {name: to_light(getattr(value, name)) for name in type(value).model_fields}
-        for key, extra in (value.__pydantic_extra__ or {}).items():
-            state[key] = to_light(extra)
-        return light._lite_new(state, set(value.model_fields_set))
-    kind = type(value)
-    if kind is list:
-        return [to_light(v) for v in value]
-    if kind is dict:
-        return {k: to_light(v) for k, v in value.items()}
-    if kind is tuple:
-        return tuple(to_light(v) for v in value)
-    return value
+    if light is None:
+        return value  # what a twin holds is light already (see `rewrite`)
+    state = {name: getattr(value, name) for name in type(value).model_fields}
+    state.update(value.__pydantic_extra__ or {})
+    return light._lite_new(state, set(value.model_fields_set))
 
 
 def to_twin(value: Any) -> Any:
-    """A light instance (and what it holds) as twins' instances, for pydantic to serialise."""
-    if hasattr(type(value), "__lite_fast__"):
-        made = twin(type(value))
-        state = {k: to_twin(v) for k, v in value.__dict__.items()}
-        return made.model_construct(_fields_set=set(value._lite_set), **state)
-    kind = type(value)
-    if kind is list:
-        return [to_twin(v) for v in value]
-    if kind is dict:
-        return {k: to_twin(v) for k, v in value.items()}
-    if kind is tuple:
-        return tuple(to_twin(v) for v in value)
-    return value
+    """A light instance as its twin's, for pydantic to serialise (what it holds stays light:
+    pydantic serialises that through `core_schema`)."""
+    made = twin(type(value))
+    return made.model_construct(_fields_set=set(value._lite_set), **value.__dict__)
 
 
 def validated_state(cls: type, data: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
