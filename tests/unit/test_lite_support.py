@@ -1,0 +1,368 @@
+"""Shared pieces of the light-model property tests (no tests here): every light class in
+codex_core, hypothesis strategies read from field annotations, and outcomes (a result with
+its dumps, or an error) compared exactly between a light model and its pydantic twin."""
+
+from __future__ import annotations
+
+import enum
+import functools
+import json
+import operator
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+import pydantic
+from hypothesis import strategies as st
+
+import codex_core.config.schema
+import codex_core.model_provider
+import codex_core.policies
+import codex_core.protocol
+from codex_core.lite import Model
+from codex_core.lite.checks import spec_of
+from codex_core.lite.fields import FieldInfo, validators
+
+MODULES: tuple[types.ModuleType, ...] = (codex_core.protocol, codex_core.policies)
+MODULES += (codex_core.config.schema, codex_core.model_provider)
+"""Where the light classes are declared (imported so that every one is found)."""
+
+
+def light_classes() -> list[type[Model]]:
+    """Every subclass of `Model` in codex_core, depth first, in declaration order."""
+    found: list[type[Model]] = []
+
+    def walk(cls: type[Model]) -> None:
+        for sub in cls.__subclasses__():
+            if sub not in found and sub.__module__.startswith("codex_core."):
+                found.append(sub)
+                walk(sub)
+
+    walk(Model)
+    return found
+
+
+CLASSES = light_classes()
+
+
+def is_light(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, Model)
+
+
+# ---------------------------------------------------------------- comparing results
+
+
+def canon(value: Any) -> Any:
+    """`value` as a comparable tree that keeps what `==` forgets: exact types (True is not
+    1, 1.0 is not 1), key order, NaN, which fields were set. A light instance and a twin's
+    instance of the same class with the same state give the same tree."""
+    if isinstance(value, Model):
+        items = list(value.__dict__.items())
+        given = value.model_fields_set
+    elif isinstance(value, pydantic.BaseModel):
+        items = list(value.__dict__.items()) + list((value.__pydantic_extra__ or {}).items())
+        given = value.model_fields_set
+    else:
+        given = None
+    if given is not None:
+        state = tuple((k, canon(v)) for k, v in items)
+        return ("model", type(value).__name__, state, tuple(sorted(given)))
+    kind = type(value)
+    if kind is dict:
+        return ("dict", tuple((canon(k), canon(v)) for k, v in value.items()))
+    if kind in (list, tuple):
+        return (kind.__name__, tuple(canon(v) for v in value))
+    if kind in (set, frozenset):
+        return (kind.__name__, tuple(sorted(repr(canon(v)) for v in value)))
+    if isinstance(value, BaseException):
+        return ("exception", kind.__name__, str(value))
+    return (kind.__qualname__, repr(value))
+
+
+def dumps(value: Any) -> Any:
+    """A model's dumps as `exec --json`, rollouts and the app-server write them."""
+    if not isinstance(value, (Model, pydantic.BaseModel)):
+        return None
+    return (
+        canon(value.model_dump()),
+        canon(value.model_dump(mode="json")),
+        canon(value.model_dump(mode="json", exclude_none=True)),
+        canon(value.model_dump(exclude_none=True)),
+    )
+
+
+def outcome(make: Callable[[], Any]) -> Any:
+    """What `make()` gives: its value and dumps, or pydantic's errors (without urls), or
+    another exception's type and message."""
+    try:
+        value = make()
+    except pydantic.ValidationError as err:
+        return ("ValidationError", err.title, canon(err.errors(include_url=False)))
+    except Exception as err:  # noqa: BLE001 - compared, not hidden
+        return ("raised", type(err).__name__, str(err))
+    return ("ok", canon(value), dumps(value))
+
+
+def json_or_none(data: Any) -> str | None:
+    """`data` as JSON text when it is JSON (no instances, NaN or odd keys), else None."""
+    try:
+        return json.dumps(data, allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+
+
+def light_outcomes(cls: type[Model], data: dict[str, Any]) -> dict[str, Any]:
+    """`cls(**data)`, `cls.model_validate(data)` and (for JSON data) `model_validate_json`."""
+    out = {
+        "init": outcome(lambda: cls(**data)),
+        "validate": outcome(lambda: cls.model_validate(data)),
+    }
+    text = json_or_none(data)
+    if text is not None:
+        out["json"] = outcome(lambda: cls.model_validate_json(text))
+    return out
+
+
+def pure_outcomes(cls: type[Model], data: dict[str, Any]) -> dict[str, Any]:
+    """The same calls on the class as a pydantic model (light instances in `data` as that
+    model's instances)."""
+    made = pure(cls)
+    given = to_pure(data)
+    out = {
+        "init": outcome(lambda: made(**given)),
+        "validate": outcome(lambda: made.model_validate(given)),
+    }
+    text = json_or_none(data)
+    if text is not None:
+        out["json"] = outcome(lambda: made.model_validate_json(text))
+    return out
+
+
+# ---------------------------------------------------------------- the pydantic models
+
+
+_PURE: dict[type, type[pydantic.BaseModel]] = {}
+
+
+def pure(cls: type[Model]) -> type[pydantic.BaseModel]:
+    """Light class `cls` as the plain pydantic model it was before issue 29 (built here,
+    independently of `codex_core.lite.twin`): same name, fields, config and validators, its
+    light fields' types made pure too."""
+    found = _PURE.get(cls)
+    if found is not None:
+        return found
+    fields: dict[str, Any] = {}
+    for name, info in spec_of(cls).fields.items():
+        fields[name] = (pure_type(info.annotation), pydantic.Field(**pure_kwargs(info)))
+    checks: dict[str, Any] = {}
+    for index, validator in enumerate(validators(cls)):
+        if validator.mode == "before":
+            checks[f"_before_{index}"] = pydantic.model_validator(mode="before")(validator.func)
+        else:
+            checks[f"_after_{index}"] = pydantic.field_validator(*validator.fields)(validator.func)
+    config = {k: v for k, v in cls.__lite_config__.items() if k != "defer_build"}
+    made: type[pydantic.BaseModel] = pydantic.create_model(
+        cls.__name__,
+        __config__=pydantic.ConfigDict(**config),  # type: ignore[typeddict-item]
+        __doc__=cls.__doc__,
+        __module__=cls.__module__,
+        __validators__=checks,
+        **fields,
+    )
+    made.__light__ = cls  # type: ignore[attr-defined]
+    _PURE[cls] = made
+    return made
+
+
+def pure_kwargs(info: FieldInfo) -> dict[str, Any]:
+    out = info.pydantic_kwargs()
+    if "default_factory" in out:
+        out.pop("default", None)
+    return out
+
+
+def pure_type(tp: Any) -> Any:
+    """Annotation `tp` with light classes and light `Field(...)`s made pydantic's."""
+    if is_light(tp):
+        return pure(tp)
+    if isinstance(tp, FieldInfo):
+        return pydantic.Field(**pure_kwargs(tp))
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is None or origin is typing.Literal:
+        return tp
+    if origin is typing.Annotated:
+        return typing.Annotated[(pure_type(args[0]), *map(pure_type, tp.__metadata__))]
+    new = tuple(pure_type(a) for a in args)
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[new]  # noqa: UP007 - built from a tuple
+    return origin[new[0] if len(new) == 1 else new]
+
+
+def to_pure(value: Any) -> Any:
+    """`value` with light instances (at any depth) as their pydantic models' instances."""
+    if isinstance(value, Model):
+        state = {k: to_pure(v) for k, v in value.__dict__.items()}
+        return pure(type(value)).model_construct(_fields_set=value.model_fields_set, **state)
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return kind(to_pure(v) for v in value)
+    if kind is dict:
+        return {k: to_pure(v) for k, v in value.items()}
+    return value
+
+
+def to_light(value: Any) -> Any:
+    """`value` with pydantic models' instances (at any depth) as light ones."""
+    light = getattr(type(value), "__light__", None)
+    if light is not None:
+        state = {k: to_light(v) for k, v in value.__dict__.items()}
+        state.update((k, to_light(v)) for k, v in (value.__pydantic_extra__ or {}).items())
+        return light._lite_new(state, set(value.model_fields_set))
+    kind = type(value)
+    if kind is list or kind is tuple:
+        return kind(to_light(v) for v in value)
+    if kind is dict:
+        return {k: to_light(v) for k, v in value.items()}
+    return value
+
+
+# ---------------------------------------------------------------- strategies
+
+
+class StrSub(str):
+    """A str subclass: pydantic keeps... or converts; the light checks must not guess."""
+
+
+class Colour(enum.Enum):
+    RED = "red"
+    ONE = 1
+
+
+class Tag(enum.StrEnum):
+    ADD = "add"
+    TEXT = "text"
+
+
+_SHORT_TEXT = st.text(st.sampled_from('ab_-/. é\u2014\n"\\0'), max_size=6)
+_KEYS = st.text(st.sampled_from("abkz_"), min_size=1, max_size=4)
+_FLOATS = st.floats(allow_nan=False, allow_infinity=False)
+_INTS = st.one_of(st.integers(-(2**70), 2**70), st.integers(-3, 3))
+JSON_SCALARS = st.one_of(st.none(), st.booleans(), _INTS, _FLOATS, _SHORT_TEXT)
+JSON_VALUES = st.recursive(
+    JSON_SCALARS,
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(_KEYS, inner, max_size=3)),
+    max_leaves=6,
+)
+"""What an `Any` field holds after JSON: finite numbers, str keys."""
+
+ODD_ANY = st.recursive(
+    st.one_of(
+        JSON_SCALARS,
+        st.sampled_from([float("inf"), float("nan"), b"x", (1, "a"), Colour.RED, Tag.ADD]),
+        st.builds(StrSub, _SHORT_TEXT),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.one_of(_KEYS, st.integers(0, 3), st.none()), inner, max_size=3),
+    ),
+    max_leaves=6,
+)
+"""What python callers may put in an `Any` field: NaN, bytes, tuples, enums, int keys."""
+
+
+class Gen:
+    """Strategies for values valid for an annotation; `instances`: nested light models as
+    instances as well as dicts; `odd_any`: `Any` fields hold non-JSON python values."""
+
+    def __init__(self, *, instances: bool, odd_any: bool = False) -> None:
+        self.instances = instances
+        self.any = ODD_ANY if odd_any else JSON_VALUES
+        self._models: dict[tuple[type, str | None], st.SearchStrategy[dict[str, Any]]] = {}
+
+    def value(self, tp: Any, info: FieldInfo | None = None) -> st.SearchStrategy[Any]:
+        base = self._value(tp, info.discriminator if info is not None else None)
+        if info is not None and (info.constraints or info.kwargs.get("min_length")):
+            return base.filter(functools.partial(keeps, info))
+        return base
+
+    def _value(self, tp: Any, tag: str | None = None) -> st.SearchStrategy[Any]:
+        if tp is Any or tp is object:
+            return self.any
+        if tp is str:
+            return _SHORT_TEXT
+        if tp is int:
+            return _INTS
+        if tp is float:
+            return st.floats()
+        if tp is bool:
+            return st.booleans()
+        if tp is None or tp is type(None):
+            return st.none()
+        origin, args = typing.get_origin(tp), typing.get_args(tp)
+        if origin is typing.Annotated:
+            metas = [m for m in tp.__metadata__ if isinstance(m, FieldInfo)]
+            for meta in metas:
+                tag = meta.discriminator or tag
+            inner = self._value(args[0], tag)
+            for meta in metas:
+                inner = inner.filter(functools.partial(keeps, meta))
+            return inner
+        if origin is typing.Literal:
+            return st.sampled_from(args)
+        if origin in (typing.Union, types.UnionType):
+            return st.one_of([self._value(a, tag) for a in args])
+        if origin is list:
+            return st.lists(self._value(args[0]) if args else self.any, max_size=3)
+        if origin is dict:
+            return st.dictionaries(_KEYS, self._value(args[1]) if args else self.any, max_size=3)
+        if is_light(tp):
+            data = self.data(tp, tag)
+            if self.instances:
+                return st.one_of(data, data.map(functools.partial(reference_light, tp)))
+            return data
+        if isinstance(tp, type) and issubclass(tp, enum.Enum):
+            return st.sampled_from(list(tp))
+        raise AssertionError(f"no strategy for annotation {tp!r}")
+
+    def data(self, cls: type[Model], tag: str | None = None) -> st.SearchStrategy[dict[str, Any]]:
+        """Input dicts for `cls`: its required fields (and `tag`, a discriminated union's
+        field), some of the others."""
+        found = self._models.get((cls, tag))
+        if found is None:
+            fields = spec_of(cls).fields
+            required = {
+                n: self.value(f.annotation, f)
+                for n, f in fields.items()
+                if f.is_required() or n == tag
+            }
+            optional = {
+                n: self.value(f.annotation, f) for n, f in fields.items() if n not in required
+            }
+            found = self._models[cls, tag] = st.fixed_dictionaries(required, optional=optional)
+        return found
+
+
+_LIMITS = {"ge": operator.ge, "gt": operator.gt, "le": operator.le, "lt": operator.lt}
+
+
+def keeps(info: FieldInfo, value: Any) -> bool:
+    """Whether `value` keeps `info`'s numeric limits and minimum length (None passes)."""
+    if value is None:
+        return True
+    limits = info.constraints
+    if isinstance(value, float) and value != value and limits:
+        return False
+    if not all(_LIMITS[k](value, bound) for k, bound in limits.items()):
+        return False
+    least = info.kwargs.get("min_length")
+    return least is None or len(value) >= least
+
+
+def reference_light(cls: type[Model], data: dict[str, Any]) -> Any:
+    """A light instance as pydantic builds it; `data` itself when pydantic rejects it
+    (the enclosing input is then invalid, as intended)."""
+    try:
+        return to_light(pure(cls)(**to_pure(data)))
+    except pydantic.ValidationError:
+        return data
