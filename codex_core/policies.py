@@ -176,7 +176,7 @@ def sandbox_policy_from_wire(value: Any) -> SandboxPolicy | None:
     if not isinstance(value, dict):
         return None
     mode = value.get("type", value.get("mode"))
-    if mode not in _POLICY_OF_MODE:
+    if not isinstance(mode, str) or mode not in _POLICY_OF_MODE:
         return None
     fields = {k: v for k, v in value.items() if k not in ("type", "mode")}
     try:

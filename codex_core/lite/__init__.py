@@ -8,7 +8,6 @@ their pydantic namesakes (the subset codex uses); see `codex_core.lite.model`. p
 
 from __future__ import annotations
 
-import json
 from typing import Any, Generic, TypeVar
 
 from codex_core.lite.checks import Bail, type_check
@@ -71,10 +70,8 @@ class TypeAdapter(Generic[_T]):
             return self._twin().validate_python(obj)  # type: ignore[no-any-return]
 
     def validate_json(self, data: str | bytes) -> _T:
-        try:
-            return self._fast(json.loads(data))  # type: ignore[no-any-return]
-        except (Bail, ValueError):
-            return self._twin().validate_json(data)  # type: ignore[no-any-return]
+        """pydantic's JSON parsing and validation (its JSON rules are not `json.loads`')."""
+        return self._twin().validate_json(data)  # type: ignore[no-any-return]
 
     def dump_python(
         self,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from math import isfinite
 from typing import Any
 
 
@@ -10,8 +11,10 @@ def dump_value(value: Any, json_mode: bool, exclude_none: bool) -> Any:
     """`value` as pydantic dumps a field holding it: models as dicts (their None fields left
     out under `exclude_none`), containers copied, enums by value in JSON mode."""
     kind = type(value)
-    if kind is str or kind is int or kind is bool or kind is float or value is None:
+    if kind is str or kind is int or kind is bool or value is None:
         return value
+    if kind is float:
+        return value if not json_mode or isfinite(value) else None  # pydantic: NaN, inf → null
     dump = getattr(value, "model_dump", None)
     if dump is not None and not isinstance(value, type):
         return dump(mode="json" if json_mode else "python", exclude_none=exclude_none)

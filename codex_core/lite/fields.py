@@ -63,6 +63,13 @@ class FieldInfo:
             return copy.deepcopy(value)
         return value
 
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> Any:
+        """In pydantic's own annotations (`Annotated[A | B, Field(discriminator=...)]` in a
+        pydantic model or TypeAdapter): what pydantic's `Field` with these settings does."""
+        import pydantic
+
+        return handler(typing.Annotated[source, pydantic.Field(**self.pydantic_kwargs())])
+
     def pydantic_kwargs(self) -> dict[str, Any]:
         out = dict(self.kwargs)
         if self.default is not MISSING:

@@ -13,7 +13,6 @@ are pydantic's. Dumps are computed here, the way pydantic writes them.
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any, ClassVar, Self
 
 from codex_core.lite.checks import _SPECS, Bail, spec_of
@@ -29,8 +28,11 @@ class _ClassProperty:
         return self.get(cls)
 
 
-def _fast(cls: type, data: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
-    """Field values from `data` as pydantic would make them, or `Bail`."""
+def _fast(
+    cls: type, data: dict[str, Any]
+) -> tuple[dict[str, Any], set[str], dict[str, Any] | None]:
+    """(field values, the keys given, extra keys kept) from `data` as pydantic would make
+    them, or `Bail`."""
     spec = _SPECS.get(cls) or spec_of(cls)
     for before in spec.before:
         data = before(data)
@@ -57,24 +59,28 @@ def _fast(cls: type, data: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
                 except Exception as err:
                     raise Bail from err
         values[name] = value
+    extra: dict[str, Any] | None = {} if spec.extra == "allow" else None
     if len(given) != len(data):
         if spec.extra == "forbid":
             raise Bail
-        if spec.extra == "allow":
+        if extra is not None:
             for key, value in data.items():
                 if key not in values:
                     if type(key) is not str:
                         raise Bail
-                    values[key] = value
+                    extra[key] = value
                     given.add(key)
-    return values, given
+    return values, given, extra
 
 
 class Model:
     """Base of codex's light models (see the module's docstring)."""
 
-    __slots__ = ("_lite_set",)
+    __slots__ = ("_lite_set", "_lite_extra")
     _lite_set: set[str]
+    _lite_extra: dict[str, Any] | None
+    """Keys kept beside the fields under `extra="allow"` (apart, as pydantic keeps them: an
+    extra key never hides a method); None for the other classes."""
     model_config: ClassVar[dict[str, Any]] = {}
     __lite_config__: ClassVar[dict[str, Any]] = {}
 
@@ -87,29 +93,40 @@ class Model:
         if config.get("frozen"):
             cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign,assignment]
             cls.__hash__ = _frozen_hash  # type: ignore[method-assign,assignment]
+            cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign,assignment]
 
     def __init__(self, /, **data: Any) -> None:
         cls = type(self)
         try:
-            values, given = _fast(cls, data)
+            values, given, extra = _fast(cls, data)
         except Bail:
             from codex_core.lite.twin import validated_state
 
-            values, given = validated_state(cls, data)
+            values, given, extra = validated_state(cls, data)
         object.__setattr__(self, "__dict__", values)
         object.__setattr__(self, "_lite_set", given)
+        object.__setattr__(self, "_lite_extra", extra)
 
     @classmethod
     def __lite_fast__(cls, data: dict[str, Any]) -> Self:
-        values, given = _fast(cls, data)
-        return cls._lite_new(values, given)
+        return cls._lite_new(*_fast(cls, data))
 
     @classmethod
-    def _lite_new(cls, values: dict[str, Any], given: set[str]) -> Self:
+    def _lite_new(
+        cls, values: dict[str, Any], given: set[str], extra: dict[str, Any] | None = None
+    ) -> Self:
         new = cls.__new__(cls)
         object.__setattr__(new, "__dict__", values)
         object.__setattr__(new, "_lite_set", given)
+        object.__setattr__(new, "_lite_extra", extra)
         return new
+
+    def __getattr__(self, name: str) -> Any:
+        """An extra key (`extra="allow"`), as pydantic reads them."""
+        extra = object.__getattribute__(self, "_lite_extra") if name != "_lite_extra" else None
+        if extra and name in extra:
+            return extra[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     # ------------------------------------------------------------------ pydantic's API
 
@@ -135,16 +152,7 @@ class Model:
 
     @classmethod
     def model_validate_json(cls, data: str | bytes) -> Self:
-        try:
-            obj = json.loads(data)
-        except ValueError:
-            obj = None
-        else:
-            if type(obj) is dict:
-                try:
-                    return cls.__lite_fast__(obj)
-                except Bail:
-                    pass
+        """pydantic's JSON parsing and validation (its JSON rules are not `json.loads`')."""
         from codex_core.lite.twin import validate_json_as
 
         return validate_json_as(cls, data)  # type: ignore[no-any-return]
@@ -158,18 +166,32 @@ class Model:
                 state[name] = values[name]
             elif not info.is_required():
                 state[name] = info.get_default()
+        extra = None
         if cls.__lite_config__.get("extra") == "allow":
-            state.update((k, v) for k, v in values.items() if k not in fields)
+            extra = {k: v for k, v in values.items() if k not in fields}
         given = set(values) & set(fields) if _fields_set is None else set(_fields_set)
-        return cls._lite_new(state, given)
+        return cls._lite_new(state, given, extra)
 
     def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Self:
         state = copy.deepcopy(self.__dict__) if deep else dict(self.__dict__)
+        extra = self._lite_extra
+        extra = None if extra is None else copy.deepcopy(extra) if deep else dict(extra)
         given = set(self._lite_set)
         if update:
-            state.update(update)
+            fields = spec_of(type(self)).fields
+            for key, value in update.items():
+                if extra is not None and key not in fields:
+                    extra[key] = value
+                else:
+                    state[key] = value
             given.update(update)
-        return type(self)._lite_new(state, given)
+        return type(self)._lite_new(state, given, extra)
+
+    def _lite_items(self) -> Any:
+        """(name, value) of the fields, then of the extra keys."""
+        yield from self.__dict__.items()
+        if self._lite_extra:
+            yield from self._lite_extra.items()
 
     def model_dump(
         self, *, mode: str = "python", by_alias: bool = False, exclude_none: bool = False
@@ -178,7 +200,7 @@ class Model:
         nothing (no light model has aliases)."""
         json_mode = mode == "json"
         out: dict[str, Any] = {}
-        for key, value in self.__dict__.items():
+        for key, value in self._lite_items():
             if value is None and exclude_none:
                 continue
             out[key] = dump_value(value, json_mode, exclude_none)
@@ -200,33 +222,49 @@ class Model:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Model):
             return NotImplemented
-        return type(self) is type(other) and self.__dict__ == other.__dict__
+        return (
+            type(self) is type(other)
+            and self.__dict__ == other.__dict__
+            and self._lite_extra == other._lite_extra
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        inner = ", ".join(f"{key}={value!r}" for key, value in self.__dict__.items())
+        inner = ", ".join(f"{key}={value!r}" for key, value in self._lite_items())
         return f"{type(self).__name__}({inner})"
 
     def __iter__(self) -> Any:
-        yield from self.__dict__.items()
+        yield from self._lite_items()
 
     def __copy__(self) -> Self:
-        return type(self)._lite_new(dict(self.__dict__), set(self._lite_set))
+        extra = self._lite_extra
+        return type(self)._lite_new(
+            dict(self.__dict__), set(self._lite_set), None if extra is None else dict(extra)
+        )
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Self:
-        return type(self)._lite_new(copy.deepcopy(self.__dict__, memo), set(self._lite_set))
+        return type(self)._lite_new(
+            copy.deepcopy(self.__dict__, memo),
+            set(self._lite_set),
+            copy.deepcopy(self._lite_extra, memo),
+        )
 
     def __getstate__(self) -> Any:
-        return (self.__dict__, self._lite_set)
+        return (self.__dict__, self._lite_set, self._lite_extra)
 
     def __setstate__(self, state: Any) -> None:
         object.__setattr__(self, "__dict__", state[0])
         object.__setattr__(self, "_lite_set", state[1])
+        object.__setattr__(self, "_lite_extra", state[2])
 
 
 def _frozen_setattr(self: Model, name: str, value: Any) -> None:
     raise TypeError(f'"{type(self).__name__}" is frozen: cannot set "{name}"')
+
+
+def _frozen_delattr(self: Model, name: str) -> None:
+    raise TypeError(f'"{type(self).__name__}" is frozen: cannot delete "{name}"')
 
 
 def _frozen_hash(self: Model) -> int:

@@ -98,21 +98,27 @@ def to_light(value: Any) -> Any:
     if light is None:
         return value  # what a twin holds is light already (see `rewrite`)
     state = {name: getattr(value, name) for name in type(value).model_fields}
-    state.update(value.__pydantic_extra__ or {})
-    return light._lite_new(state, set(value.model_fields_set))
+    extra = value.__pydantic_extra__
+    return light._lite_new(
+        state, set(value.model_fields_set), None if extra is None else dict(extra)
+    )
 
 
 def to_twin(value: Any) -> Any:
     """A light instance as its twin's, for pydantic to serialise (what it holds stays light:
     pydantic serialises that through `core_schema`)."""
     made = twin(type(value))
-    return made.model_construct(_fields_set=set(value._lite_set), **value.__dict__)
+    return made.model_construct(
+        _fields_set=set(value._lite_set), **value.__dict__, **(value._lite_extra or {})
+    )
 
 
-def validated_state(cls: type, data: dict[str, Any]) -> tuple[dict[str, Any], set[str]]:
-    """`cls(**data)` as pydantic builds it: (field values, the fields given)."""
+def validated_state(
+    cls: type, data: dict[str, Any]
+) -> tuple[dict[str, Any], set[str], dict[str, Any] | None]:
+    """`cls(**data)` as pydantic builds it: (field values, the keys given, extra keys)."""
     made = to_light(twin(cls)(**data))
-    return made.__dict__, made._lite_set
+    return made.__dict__, made._lite_set, made._lite_extra
 
 
 def validate_as(cls: type, obj: Any, *, strict: bool | None = None) -> Any:
@@ -135,6 +141,8 @@ def core_schema(cls: type, handler: Any) -> Any:
         if isinstance(value, cls):
             return value
         return to_light(next_(value))
+
+    validate.__name__ = validate.__qualname__ = cls.__name__  # a union branch's label in errors
 
     return cs.no_info_wrap_validator_function(
         validate,
