@@ -8,6 +8,7 @@ import enum
 import functools
 import json
 import operator
+import re
 import types
 import typing
 from collections.abc import Callable
@@ -57,17 +58,10 @@ def canon(value: Any) -> Any:
     """`value` as a comparable tree that keeps what `==` forgets: exact types (True is not
     1, 1.0 is not 1), key order, NaN, which fields were set. A light instance and a twin's
     instance of the same class with the same state give the same tree."""
-    if isinstance(value, Model):
-        items = list(value.__dict__.items())
-        given = value.model_fields_set
-    elif isinstance(value, pydantic.BaseModel):
-        items = list(value.__dict__.items()) + list((value.__pydantic_extra__ or {}).items())
-        given = value.model_fields_set
-    else:
-        given = None
-    if given is not None:
-        state = tuple((k, canon(v)) for k, v in items)
-        return ("model", type(value).__name__, state, tuple(sorted(given)))
+    if isinstance(value, (Model, pydantic.BaseModel)):
+        # iterating gives the fields, then the extra keys (both libraries)
+        state = tuple((k, canon(v)) for k, v in value)
+        return ("model", type(value).__name__, state, tuple(sorted(value.model_fields_set)))
     kind = type(value)
     if kind is dict:
         return ("dict", tuple((canon(k), canon(v)) for k, v in value.items()))
@@ -81,15 +75,17 @@ def canon(value: Any) -> Any:
 
 
 def dumps(value: Any) -> Any:
-    """A model's dumps as `exec --json`, rollouts and the app-server write them."""
+    """A model's dumps as `exec --json`, rollouts and the app-server write them (or the
+    exception a dump raises)."""
     if not isinstance(value, (Model, pydantic.BaseModel)):
         return None
-    return (
-        canon(value.model_dump()),
-        canon(value.model_dump(mode="json")),
-        canon(value.model_dump(mode="json", exclude_none=True)),
-        canon(value.model_dump(exclude_none=True)),
-    )
+    out = []
+    for mode, exclude_none in (("python", False), ("json", False), ("json", True)):
+        try:
+            out.append(canon(value.model_dump(mode=mode, exclude_none=exclude_none)))
+        except Exception as err:  # noqa: BLE001 - compared, not hidden
+            out.append(("raised", type(err).__name__, str(err)))
+    return tuple(out)
 
 
 def outcome(make: Callable[[], Any]) -> Any:
@@ -110,6 +106,44 @@ def json_or_none(data: Any) -> str | None:
         return json.dumps(data, allow_nan=False)
     except (TypeError, ValueError):
         return None
+
+
+def first_difference(left: Any, right: Any, path: tuple[int, ...] = ()) -> Any:
+    """Where two canonical trees first differ: (path of indices, left part, right part)."""
+    if type(left) is tuple and type(right) is tuple and len(left) == len(right):
+        for index, (a, b) in enumerate(zip(left, right, strict=True)):
+            if a != b:
+                return first_difference(a, b, (*path, index))
+    return (path, left, right)
+
+
+def assert_same(light: dict[str, Any], pydantic_: dict[str, Any], data: Any) -> None:
+    """Fail with the first difference between the light and the pydantic outcomes."""
+    for key, want in pydantic_.items():
+        got = light[key]
+        if got != want:
+            where, a, b = first_difference(got, want)
+            raise AssertionError(
+                f"{key} of {data!r}:\n  light:    {got}\n  pydantic: {want}\n"
+                f"  first difference at {where}: light {a} vs pydantic {b}"
+            )
+    assert light.keys() == pydantic_.keys()
+
+
+_WRAPPED = re.compile(r"function-wrap\[(\w+)\(\)\]")
+
+
+def tolerated(tree: Any) -> Any:
+    """`tree` with the one known difference blurred: an error's location naming a light
+    class inside a union as `function-wrap[Name()]` where pydantic says `Name` (see
+    tests/unit/test_lite_divergences.py). Remove once the light twins name it as pydantic."""
+    if type(tree) is tuple:
+        return tuple(tolerated(part) for part in tree)
+    if type(tree) is dict:
+        return {key: tolerated(part) for key, part in tree.items()}
+    if type(tree) is str:
+        return _WRAPPED.sub(r"\1", tree)
+    return tree
 
 
 def light_outcomes(cls: type[Model], data: dict[str, Any]) -> dict[str, Any]:
@@ -202,7 +236,7 @@ def pure_type(tp: Any) -> Any:
 def to_pure(value: Any) -> Any:
     """`value` with light instances (at any depth) as their pydantic models' instances."""
     if isinstance(value, Model):
-        state = {k: to_pure(v) for k, v in value.__dict__.items()}
+        state = {k: to_pure(v) for k, v in value}
         return pure(type(value)).model_construct(_fields_set=value.model_fields_set, **state)
     kind = type(value)
     if kind is list or kind is tuple:
@@ -216,9 +250,8 @@ def to_light(value: Any) -> Any:
     """`value` with pydantic models' instances (at any depth) as light ones."""
     light = getattr(type(value), "__light__", None)
     if light is not None:
-        state = {k: to_light(v) for k, v in value.__dict__.items()}
-        state.update((k, to_light(v)) for k, v in (value.__pydantic_extra__ or {}).items())
-        return light._lite_new(state, set(value.model_fields_set))
+        state = {k: to_light(v) for k, v in value}
+        return light.model_construct(_fields_set=set(value.model_fields_set), **state)
     kind = type(value)
     if kind is list or kind is tuple:
         return kind(to_light(v) for v in value)
@@ -273,11 +306,13 @@ ODD_ANY = st.recursive(
 
 class Gen:
     """Strategies for values valid for an annotation; `instances`: nested light models as
-    instances as well as dicts; `odd_any`: `Any` fields hold non-JSON python values."""
+    instances as well as dicts; `odd`: floats may be NaN or infinite, and `Any` fields hold
+    non-JSON python values."""
 
-    def __init__(self, *, instances: bool, odd_any: bool = False) -> None:
+    def __init__(self, *, instances: bool, odd: bool = False) -> None:
         self.instances = instances
-        self.any = ODD_ANY if odd_any else JSON_VALUES
+        self.any = ODD_ANY if odd else JSON_VALUES
+        self.floats = st.floats() if odd else _FLOATS
         self._models: dict[tuple[type, str | None], st.SearchStrategy[dict[str, Any]]] = {}
 
     def value(self, tp: Any, info: FieldInfo | None = None) -> st.SearchStrategy[Any]:
@@ -294,7 +329,7 @@ class Gen:
         if tp is int:
             return _INTS
         if tp is float:
-            return st.floats()
+            return self.floats
         if tp is bool:
             return st.booleans()
         if tp is None or tp is type(None):
