@@ -17,6 +17,7 @@ from codex_core.lite.fields import (
     FieldInfo,
     ValidationInfo,
     field_validator,
+    model_serializer,
     model_validator,
 )
 from codex_core.lite.model import Model
@@ -30,6 +31,7 @@ __all__ = [
     "ValidationInfo",
     "field_validator",
     "is_model",
+    "model_serializer",
     "model_validator",
 ]
 

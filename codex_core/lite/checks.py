@@ -238,7 +238,16 @@ def _tagged(members: tuple[Any, ...], field: str) -> Check:
 class Spec:
     """A class's fields, config and validators, with the fast checks compiled."""
 
-    __slots__ = ("fields", "extra", "frozen", "strict", "before", "after", "checks")
+    __slots__ = (
+        "fields",
+        "extra",
+        "frozen",
+        "strict",
+        "before",
+        "after",
+        "checks",
+        "serializer",
+    )
 
     def __init__(self, cls: type) -> None:
         config = cls.__lite_config__  # type: ignore[attr-defined]
@@ -247,9 +256,12 @@ class Spec:
         self.strict: bool = bool(config.get("strict"))
         self.fields = collect_fields(cls)
         self.before: list[Callable[..., Any]] = []
+        self.serializer: Callable[..., Any] | None = None
         self.after: dict[str, list[Callable[..., Any]]] = {}
         for validator in validators(cls):
-            if validator.mode == "before":
+            if validator.mode == "serializer":
+                self.serializer = validator.func
+            elif validator.mode == "before":
                 self.before.append(validator.bound(cls))
             else:
                 for name in validator.fields:

@@ -127,6 +127,18 @@ def field_validator(*fields: str, mode: str = "after") -> Callable[[Any], Any]:
     return mark
 
 
+def model_serializer(*, mode: str) -> Callable[[Any], Any]:
+    """pydantic's `model_serializer` (mode "wrap" only): `func(self, handler)`, where
+    `handler(self)` is the dump the model would give without it."""
+    if mode != "wrap":
+        raise TypeError("codex_core.lite supports wrap model serializers only")
+
+    def mark(func: Any) -> Validator:
+        return Validator(func, (), "serializer")
+
+    return mark
+
+
 def model_validator(*, mode: str) -> Callable[[Any], Any]:
     """pydantic's `model_validator` (mode "before" only)."""
     if mode != "before":

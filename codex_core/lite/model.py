@@ -13,11 +13,11 @@ are pydantic's. Dumps are computed here, the way pydantic writes them.
 from __future__ import annotations
 
 import copy
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, Self, dataclass_transform
 
 from codex_core.lite.checks import _SPECS, Bail, spec_of
 from codex_core.lite.dump import dump_value
-from codex_core.lite.fields import MISSING, ValidationInfo
+from codex_core.lite.fields import MISSING, Field, FieldInfo, ValidationInfo
 
 
 class _ClassProperty:
@@ -73,6 +73,7 @@ def _fast(
     return values, given, extra
 
 
+@dataclass_transform(kw_only_default=True, field_specifiers=(Field, FieldInfo))
 class Model:
     """Base of codex's light models (see the module's docstring)."""
 
@@ -199,12 +200,25 @@ class Model:
         """The fields (then any extra keys) as pydantic dumps them; `by_alias` changes
         nothing (no light model has aliases)."""
         json_mode = mode == "json"
+        serializer = spec_of(type(self)).serializer
+        if serializer is not None:
+            return serializer(self, lambda model: model._lite_dump(json_mode, exclude_none))  # type: ignore[no-any-return]
+        return self._lite_dump(json_mode, exclude_none)
+
+    def _lite_dump(self, json_mode: bool, exclude_none: bool) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for key, value in self._lite_items():
             if value is None and exclude_none:
                 continue
             out[key] = dump_value(value, json_mode, exclude_none)
         return out
+
+    @classmethod
+    def model_json_schema(cls, **kwargs: Any) -> dict[str, Any]:
+        """pydantic's JSON schema of the class (its twin's: same names and fields)."""
+        from codex_core.lite.twin import twin
+
+        return twin(cls).model_json_schema(**kwargs)
 
     def model_dump_json(self, *, by_alias: bool = False, exclude_none: bool = False) -> str:
         from codex_core.lite.twin import dump_json

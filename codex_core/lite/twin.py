@@ -45,7 +45,9 @@ def _build(cls: type) -> type[pydantic.BaseModel]:
     }
     checks: dict[str, Any] = {}
     for index, validator in enumerate(validators(cls)):
-        if validator.mode == "before":
+        if validator.mode == "serializer":
+            checks[f"_serializer_{index}"] = pydantic.model_serializer(mode="wrap")(validator.func)
+        elif validator.mode == "before":
             checks[f"_before_{index}"] = pydantic.model_validator(mode="before")(validator.func)
         else:
             checks[f"_after_{index}"] = pydantic.field_validator(*validator.fields)(validator.func)

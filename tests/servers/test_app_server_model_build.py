@@ -1,5 +1,5 @@
-"""The wire models built leaves first (`model_build`) validate and serialise exactly as the
-models built on first use do; each fresh interpreter builds them one way."""
+"""The wire models prepared together (`model_build`) validate and serialise exactly as the
+models prepared on first use do; each fresh interpreter prepares them one way."""
 
 from __future__ import annotations
 
@@ -9,12 +9,13 @@ import sys
 
 SCRIPT = """
 import json, sys
+from codex_core.lite.checks import _SPECS
 from codex_core.servers.app_server import model_build
 from codex_core.servers.app_server import model_methods as m, model_notify as n
 from codex_core.servers.app_server import model_thread as t
 if sys.argv[1] == "leaves-first":
     model_build.build_thread_models()
-built = [model.__name__ for model in model_build._thread_models() if model.__pydantic_complete__]
+built = [model.__name__ for model in model_build._thread_models() if model in _SPECS]
 thread = {
     "id": "t1", "sessionId": "t1", "modelProvider": "openai", "createdAt": 1, "updatedAt": 2,
     "cwd": "/w", "cliVersion": "0", "status": {"type": "active", "activeFlags": []},
@@ -67,6 +68,9 @@ def test_models_built_leaves_first_behave_as_models_built_on_first_use() -> None
 def test_building_twice_builds_once() -> None:
     from codex_core.servers.app_server import model_build
 
+    from codex_core.lite.checks import _SPECS
+
     model_build.build_thread_models()
+    specs = {model: _SPECS[model] for model in model_build._thread_models()}
     model_build.build_thread_models()
-    assert all(model.__pydantic_complete__ for model in model_build._thread_models())
+    assert all(_SPECS[model] is spec for model, spec in specs.items())

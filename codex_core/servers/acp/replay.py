@@ -8,9 +8,10 @@ from typing import Any
 
 import acp
 from acp.schema import ToolCallStatus
-from pydantic import TypeAdapter, ValidationError
 
+from codex_core import lite
 from codex_core.frontend.commands import display_command
+from codex_core.lite import TypeAdapter
 from codex_core.protocol import FileChange
 from codex_core.servers.acp.updates import Update, patch_start
 
@@ -40,7 +41,7 @@ def recorded_patches(path: Path) -> dict[str, dict[str, FileChange]]:
             continue
         try:
             patches[str(call_id)] = _CHANGES.validate_python(changes)
-        except ValidationError:
+        except lite.ValidationError:
             log.warning("unreadable changes of patch %s in %s", call_id, path)
     return patches
 

@@ -44,11 +44,11 @@ def parse_approval(
         raise invalid_request(f"unknown variant `{key}`, expected one of {listed}")
     if not experimental:
         raise RpcError("askForApproval.granular requires experimentalApi capability")
-    from pydantic import ValidationError
+    from codex_core import lite
 
     try:
         return "granular", GranularApproval.model_validate(settings)
-    except ValidationError as err:
+    except lite.ValidationError as err:
         first = err.errors()[0]
         name = first["loc"][-1] if first["loc"] else "granular"
         if first["type"] == "missing":

@@ -16,8 +16,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field
-
+from codex_core.lite import Field
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.wire import ParamsModel, WireModel, invalid_request
 

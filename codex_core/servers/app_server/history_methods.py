@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pydantic import BaseModel
-
+from codex_core.lite import Model as BaseModel
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.model_methods import EmptyResponse, ThreadIdParams
 from codex_core.servers.app_server.wire import ParamsModel, WireModel, invalid_request

@@ -16,9 +16,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from pydantic import ValidationError
-
-from codex_core import items
+from codex_core import items, lite
 from codex_core.items.notices import ElicitationRequested
 from codex_core.protocol import ExecApprovalOp, PatchApprovalOp, ReviewDecision
 from codex_core.protocol.deltas import merge_deltas, pump_events
@@ -238,6 +236,6 @@ def _decision(kind: str, result: Any) -> tuple[ReviewDecision, list[str] | None]
                 )
             return _DECISIONS[answer.decision], None
         return _DECISIONS[n.FileChangeApprovalResponse.model_validate(result).decision], None
-    except ValidationError:
+    except lite.ValidationError:
         log.warning("unusable approval answer %r; declining", result)
         return "denied", None

@@ -7,8 +7,7 @@ from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
+    from codex_core.lite import Model as BaseModel
     from codex_core.servers.app_server.context import ServerContext
     from codex_core.servers.app_server.wire import ParamsModel
 

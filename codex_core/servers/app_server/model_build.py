@@ -1,12 +1,10 @@
-"""Build the wire models a thread's messages use, leaves first, once per process (issue 29).
+"""Prepare the wire models a thread's messages use, once per process (issue 29).
 
-Every wire model defers its validator and serializer to its first use (`defer_build`). Built
-on demand, a model whose fields hold other models generates their schemas again inside its
-own, so a server's first `thread/start` and `turn/start` generated the thread-item union five
-times over (`Thread`, `TurnStartResponse`, `Turn` and the two item notifications: 10-25 ms
-CPU each). Built leaves first — the items, then `Turn`, then what holds them — each model
-reuses the schemas already built: ~80 -> ~25 ms CPU on the way to a thread's first delta.
-The validators and serializers are the same either way.
+The wire models are light models (`codex_core.lite`): each reads its fields from its
+annotations and compiles its checks on first use. A server's first `thread/start` and
+`turn/start` use the items, `Turn`, `Thread` and their notifications; preparing them
+together (from the thread that starts the server's work, while the client waits anyway)
+keeps that work off the first turn's way.
 """
 
 from __future__ import annotations
@@ -14,7 +12,8 @@ from __future__ import annotations
 import threading
 from typing import get_args
 
-from pydantic import BaseModel
+from codex_core.lite import Model as BaseModel
+from codex_core.lite.checks import spec_of
 
 _lock = threading.Lock()
 _state = {"built": False}
@@ -58,6 +57,4 @@ def _thread_models() -> list[type[BaseModel]]:
 
 
 def _build(model: type[BaseModel]) -> None:
-    # Resolved in the model's module (its annotations are strings): this frame's locals are
-    # part of the namespace `model_rebuild` looks names up in, so they name no wire type.
-    model.model_rebuild()
+    spec_of(model)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
-
+from codex_core.lite import Field, model_serializer
 from codex_core.servers.app_server.wire import WireModel
 
 ItemStatus = Literal["inProgress", "completed", "failed", "declined"]
@@ -68,7 +68,7 @@ class UserMessageItem(_Item):
     """The id the client gave the message (`clientUserMessageId`); left out when none."""
 
     @model_serializer(mode="wrap")
-    def _without_empty_client_id(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _without_empty_client_id(self, handler: Callable[[Any], Any]) -> Any:
         data = handler(self)
         if isinstance(data, dict) and data.get("clientId") is None:
             data.pop("clientId", None)

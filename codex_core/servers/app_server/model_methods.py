@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
-
+from codex_core.lite import Field
 from codex_core.servers.app_server.model_items import UserInput
 from codex_core.servers.app_server.model_thread import (
     ApprovalsReviewer,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
-
+from codex_core.lite import Field
 from codex_core.policies import GranularApproval
 from codex_core.protocol import (
     DangerFullAccessPolicy,

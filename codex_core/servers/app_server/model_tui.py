@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal
 
-from pydantic import Field
-
+from codex_core.lite import Field
 from codex_core.servers.app_server.model_notify import ServerMessage
 from codex_core.servers.app_server.model_thread import Turn
 from codex_core.servers.app_server.wire import ParamsModel, WireModel

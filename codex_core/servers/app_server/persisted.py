@@ -192,8 +192,7 @@ def _mcp_call(event: dict[str, Any]) -> items.McpToolCallItem:
 
 def _file_change(event: dict[str, Any]) -> items.FileChangeItem:
     """A recorded `patch_apply_end` as its item."""
-    from pydantic import TypeAdapter
-
+    from codex_core.lite import TypeAdapter
     from codex_core.protocol.common import FileChange
 
     adapter: TypeAdapter[FileChange] = TypeAdapter(FileChange)

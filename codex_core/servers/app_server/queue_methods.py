@@ -14,8 +14,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pydantic import BaseModel
-
+from codex_core.lite import Model as BaseModel
 from codex_core.servers.app_server import queue_models as q
 from codex_core.servers.app_server.context import ServerContext
 from codex_core.servers.app_server.model_methods import EmptyResponse

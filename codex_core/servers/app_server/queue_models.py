@@ -9,8 +9,8 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from pydantic import Field, ValidationError
-
+from codex_core import lite
+from codex_core.lite import Field
 from codex_core.servers.app_server import model_items as w
 from codex_core.servers.app_server import model_notify as n
 from codex_core.servers.app_server.model_thread import Turn
@@ -60,7 +60,7 @@ def submission_of(row: QueuedRow) -> QueuedSubmission | None:
                 "responsesapiClientMetadata": row.metadata,
             }
         )
-    except ValidationError:
+    except lite.ValidationError:
         log.warning("queued item %s has input this codex cannot read; skipped", row.id)
         return None
 

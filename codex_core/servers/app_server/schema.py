@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, create_model
 
+from codex_core.lite import Model
+
 from codex_core.servers.app_server import config_read as c
 from codex_core.servers.app_server import model_admin as a
 from codex_core.servers.app_server import model_extensions as x
@@ -18,7 +20,7 @@ from codex_core.servers.app_server.method_tables import METHODS
 NOTIFICATIONS = (*n.NOTIFICATIONS, *a.NOTIFICATIONS)
 
 
-def _envelope(name: str, method: str, params: type[BaseModel], *, with_id: bool) -> type[BaseModel]:
+def _envelope(name: str, method: str, params: type[Model], *, with_id: bool) -> type[BaseModel]:
     fields: dict[str, Any] = {
         "method": (Literal[method], ...),
         "params": (params, ...),
@@ -44,7 +46,7 @@ def _union_schema(title: str, arms: list[type[BaseModel]]) -> dict[str, Any]:
     }
 
 
-def _model_schema(model: type[BaseModel]) -> dict[str, Any]:
+def _model_schema(model: type[Model] | type[BaseModel]) -> dict[str, Any]:
     schema = model.model_json_schema(ref_template="#/definitions/{model}")
     defs = schema.pop("$defs", None)
     out = {"$schema": "http://json-schema.org/draft-07/schema#", **schema}
@@ -78,7 +80,7 @@ def schema_files() -> dict[str, dict[str, Any]]:
     files["FileChangeRequestApprovalResponse.json"] = _model_schema(n.FileChangeApprovalResponse)
     files["v1/InitializeParams.json"] = _model_schema(m.InitializeParams)
     files["v1/InitializeResponse.json"] = _model_schema(m.InitializeResponse)
-    results: dict[str, type[BaseModel]] = {
+    results: dict[str, type[Model]] = {
         "thread/start": m.ThreadSessionResponse,
         "thread/resume": m.ThreadSessionResponse,
         "thread/fork": m.ThreadSessionResponse,

@@ -5,9 +5,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ValidationError
+from codex_core import lite
+from codex_core.lite import Model as BaseModel
+
+if TYPE_CHECKING:
+    import pydantic
 
 from codex_core.config.flags import ConfigOverrides
 from codex_core.servers.app_server import model_notify as n
@@ -36,7 +40,7 @@ Handler = Callable[[Any, Any], Awaitable[BaseModel]]
 """A request handler: (the server, parsed params) → result."""
 
 
-def describe_validation_error(err: ValidationError) -> str:
+def describe_validation_error(err: pydantic.ValidationError) -> str:
     """The first problem of `err` in the words serde uses (`missing field`, `invalid type`)."""
     first = err.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
@@ -129,7 +133,7 @@ class AppServer:
         params_type, handler = entry
         try:
             parsed: ParamsModel = params_type.model_validate(params if params is not None else {})
-        except ValidationError as err:
+        except lite.ValidationError as err:
             raise invalid_request(describe_validation_error(err)) from None
         return await handler(self, parsed)
 

@@ -9,8 +9,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pydantic import BaseModel
-
+from codex_core.lite import Model as BaseModel
 from codex_core.protocol import BackgroundTerminal as CoreTerminal
 from codex_core.protocol import (
     CleanBackgroundTerminalsOp,
@@ -35,8 +34,7 @@ its epilogue (flushing the rollout) before it answers that a turn runs."""
 
 async def review_start(server: ServerContext, params: t.ReviewStartParams) -> t.ReviewStartResponse:
     """Review the target as a turn of the thread (its items arrive as any turn's)."""
-    from pydantic import TypeAdapter
-
+    from codex_core.lite import TypeAdapter
     from codex_core.protocol.review import ReviewTarget
 
     loaded = server.thread(params.threadId)

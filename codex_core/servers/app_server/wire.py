@@ -6,7 +6,7 @@ import json
 import time
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from codex_core.lite import ConfigDict, Model
 
 INVALID_REQUEST = -32600
 """The code Codex 0.169 answers unknown methods, bad params and handshake misuse with."""
@@ -15,7 +15,7 @@ INTERNAL_ERROR = -32603
 RequestId = str | int
 
 
-class WireModel(BaseModel):
+class WireModel(Model):
     """Base of every wire model: field names are the wire's camelCase names."""
 
     model_config = ConfigDict(extra="ignore", defer_build=True)
