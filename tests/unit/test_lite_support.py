@@ -7,6 +7,7 @@ from __future__ import annotations
 import enum
 import functools
 import json
+import math
 import operator
 import re
 import types
@@ -401,3 +402,87 @@ def reference_light(cls: type[Model], data: dict[str, Any]) -> Any:
         return to_light(pure(cls)(**to_pure(data)))
     except pydantic.ValidationError:
         return data
+
+
+# ---------------------------------------------------------------- near misses
+
+WRONG: list[Any] = [
+    *(0, 1, -1, 2**64, 0.0, -0.0, 1.0, 1.5, -2.5, True, False),
+    *("", "1", "1.5", "x", "true", StrSub("add"), Tag.ADD, Tag.TEXT, Colour.RED, Colour.ONE),
+    *(None, [], {}, ["x"], [1], {"a": 1}, {"type": "bogus"}, {"type": 1}, {"mode": "nope"}),
+    *(b"x", ("x",), {"x"}, object),
+]
+"""Values of the wrong type, or ones pydantic converts, or broken tagged dicts."""
+
+EXTRA_KEYS = ["extra", "type", "mode", "id", "0", "command", "url"]
+
+
+def bent(value: Any) -> list[Any]:
+    """Near misses for `value`: the same thing in a type pydantic may convert."""
+    kind = type(value)
+    if kind is bool:
+        return [int(value), str(value).lower(), float(value)]
+    if kind is int:
+        return [float(value), str(value), bool(value), StrSub(str(value))]
+    if kind is float:
+        floats: list[Any] = [str(value), StrSub(str(value))]
+        return floats + ([int(value)] if math.isfinite(value) else [])
+    if kind is str:
+        strs: list[Any] = [StrSub(value), value.encode(), bytearray(value.encode())]
+        return strs + [tag for tag in Tag if tag.value == value]
+    if kind is list:
+        return [tuple(value), {}]
+    if kind is dict:
+        return [list(value.items()), [], dict.fromkeys(value, None)]
+    return [dict(value), value.model_dump()] if hasattr(value, "model_dump") else [None]
+
+
+def places(tree: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every dict key and list item in `tree` (light instances are leaves)."""
+    out: list[tuple[Any, ...]] = []
+    if type(tree) is dict:
+        for key, value in tree.items():
+            out.append((*path, key))
+            out.extend(places(value, (*path, key)))
+    elif type(tree) is list:
+        for index, value in enumerate(tree):
+            out.append((*path, index))
+            out.extend(places(value, (*path, index)))
+    return out
+
+
+def containers(tree: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Paths to every dict in `tree`, itself included."""
+    out = [path] if type(tree) is dict else []
+    if type(tree) in (dict, list):
+        items = tree.items() if type(tree) is dict else enumerate(tree)
+        for key, value in items:
+            out.extend(containers(value, (*path, key)))
+    return out
+
+
+def at(tree: Any, path: tuple[Any, ...]) -> Any:
+    for step in path:
+        tree = tree[step]
+    return tree
+
+
+def bend_once(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
+    """`data` (a fresh copy: changed in place) bent at one place at any depth: a value
+    replaced by a wrong one or a near miss, a key dropped, or an extra key added."""
+    how = draw(st.sampled_from(["replace", "bend", "drop", "extra"]))
+    spots = places(data)
+    if how == "extra" or not spots:
+        where = draw(st.sampled_from(containers(data)))
+        key = draw(st.sampled_from(EXTRA_KEYS))
+        at(data, where)[key] = draw(st.sampled_from(WRONG))
+        return data
+    path = draw(st.sampled_from(spots))
+    parent, last = at(data, path[:-1]), path[-1]
+    if how == "drop":
+        del parent[last]
+    elif how == "bend":
+        parent[last] = draw(st.sampled_from(bent(parent[last])))
+    else:
+        parent[last] = draw(st.sampled_from(WRONG))
+    return data
