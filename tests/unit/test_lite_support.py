@@ -211,9 +211,14 @@ def pure(cls: type[Model]) -> type[pydantic.BaseModel]:
 
 
 def pure_kwargs(info: FieldInfo) -> dict[str, Any]:
+    """`Field(...)`'s arguments, defaults made of pydantic instances (as they were)."""
     out = info.pydantic_kwargs()
-    if "default_factory" in out:
+    factory = out.get("default_factory")
+    if factory is not None:
         out.pop("default", None)
+        out["default_factory"] = lambda: to_pure(factory())
+    elif "default" in out:
+        out["default"] = to_pure(out["default"])
     return out
 
 
