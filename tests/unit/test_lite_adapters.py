@@ -19,10 +19,9 @@ from hypothesis import strategies as st
 from codex_core.policies import SANDBOX_POLICY
 from codex_core.protocol import EVENT_MSG, OP
 from codex_core.protocol.items import _RESPONSE_ITEM
+from tests.unit.test_lite_strategies import Gen, bend_once
 from tests.unit.test_lite_support import (
-    Gen,
     assert_same,
-    bend_once,
     canon,
     json_or_none,
     outcome,

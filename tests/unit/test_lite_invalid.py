@@ -17,13 +17,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from tests.unit.test_lite_strategies import Gen, Tag, bend_once, bent
 from tests.unit.test_lite_support import (
     CLASSES,
-    Gen,
-    Tag,
     assert_same,
-    bend_once,
-    bent,
     light_outcomes,
     pure_outcomes,
     tolerated,

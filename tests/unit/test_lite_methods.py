@@ -18,14 +18,8 @@ from hypothesis import strategies as st
 
 from codex_core.lite.checks import spec_of
 from codex_core.policies import GranularApproval
-from tests.unit.test_lite_support import (
-    CLASSES,
-    Gen,
-    assert_same,
-    outcome,
-    pure,
-    to_pure,
-)
+from tests.unit.test_lite_strategies import Gen
+from tests.unit.test_lite_support import CLASSES, assert_same, outcome, pure, to_pure
 
 SETTINGS = settings(
     max_examples=6,

@@ -14,7 +14,8 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from tests.unit.test_lite_support import CLASSES, Gen, assert_same, light_outcomes, pure_outcomes
+from tests.unit.test_lite_strategies import Gen
+from tests.unit.test_lite_support import CLASSES, assert_same, light_outcomes, pure_outcomes
 
 SETTINGS = settings(
     max_examples=15,
