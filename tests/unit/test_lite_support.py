@@ -71,14 +71,19 @@ def canon(value: Any) -> Any:
 
 
 def dumps(value: Any) -> Any:
-    """A model's dumps as `exec --json`, rollouts and the app-server write them (or the
-    exception a dump raises)."""
+    """A model's dumps as `exec --json`, rollouts and the app-server write them: python and
+    JSON mode, JSON text (or the exception a dump raises)."""
     if not isinstance(value, (Model, pydantic.BaseModel)):
         return None
     out = []
     for mode, exclude_none in (("python", False), ("json", False), ("json", True)):
         try:
             out.append(canon(value.model_dump(mode=mode, exclude_none=exclude_none)))
+        except Exception as err:  # noqa: BLE001 - compared, not hidden
+            out.append(("raised", type(err).__name__, str(err)))
+    for exclude_none in (False, True):
+        try:
+            out.append(value.model_dump_json(exclude_none=exclude_none))
         except Exception as err:  # noqa: BLE001 - compared, not hidden
             out.append(("raised", type(err).__name__, str(err)))
     return tuple(out)
