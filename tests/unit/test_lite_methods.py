@@ -22,7 +22,7 @@ from tests.unit.test_lite_strategies import Gen
 from tests.unit.test_lite_support import CLASSES, assert_same, outcome, pure, to_pure
 
 SETTINGS = settings(
-    max_examples=6,
+    max_examples=4,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -9,6 +9,7 @@ import math
 import operator
 import types
 import typing
+from collections.abc import Callable
 from typing import Any
 
 import pydantic
@@ -223,7 +224,9 @@ def at(tree: Any, path: tuple[Any, ...]) -> Any:
     return tree
 
 
-def bend_once(draw: st.DrawFn, data: dict[str, Any]) -> dict[str, Any]:
+def bend_once(
+    draw: Callable[[st.SearchStrategy[Any]], Any], data: dict[str, Any]
+) -> dict[str, Any]:
     """`data` (a fresh copy: changed in place) bent at one place at any depth: a value
     replaced by a wrong one or a near miss, a key dropped, or an extra key added."""
     how = draw(st.sampled_from(["replace", "bend", "drop", "extra"]))
