@@ -27,7 +27,7 @@ from tests.unit.test_lite_support import (
 )
 
 SETTINGS = settings(
-    max_examples=12,
+    max_examples=10,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

@@ -18,7 +18,7 @@ from tests.unit.test_lite_strategies import Gen
 from tests.unit.test_lite_support import CLASSES, assert_same, light_outcomes, pure_outcomes
 
 SETTINGS = settings(
-    max_examples=15,
+    max_examples=12,
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
