@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from codex_core.lite.checks import spec_of
 from codex_core.policies import GranularApproval
 from tests.unit.test_lite_strategies import Gen
-from tests.unit.test_lite_support import CLASSES, assert_same, outcome, pure, to_pure
+from tests.unit.test_lite_support import CLASSES, assert_same, canon, outcome, pure, to_pure
 
 SETTINGS = settings(
     max_examples=4,
@@ -91,3 +91,22 @@ def test_lite_models_frozen_hash_follows_equality() -> None:
     assert len({one, same, other}) == 2
     made = pure(GranularApproval)
     assert len({made(**one.model_dump()), made(**same.model_dump())}) == 1
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
+def test_lite_models_fields_as_pydantic(cls: Any) -> None:
+    # config.toml's unknown-key sweep and key listing read model_fields (light FieldInfo's
+    # get_default() calls the factory, as pydantic's get_default(call_default_factory=True))
+    light = [
+        (name, info.is_required(), None if info.is_required() else canon(info.get_default()))
+        for name, info in cls.model_fields.items()
+    ]
+    plain = [
+        (
+            name,
+            info.is_required(),
+            None if info.is_required() else canon(info.get_default(call_default_factory=True)),
+        )
+        for name, info in pure(cls).model_fields.items()
+    ]
+    assert light == plain
