@@ -43,6 +43,9 @@ NOT_FOR_A_FIRST_TURN = (
     # nor httpx's stack, which the warm-up thread used to load beside the main thread
     "httpcore",
     "anyio",
+    # pydantic: the wire models, the protocol and the configuration are light models
+    "pydantic",
+    "pydantic_core",
 )
 """What the child must not load for a new thread's first turn."""
 

@@ -49,13 +49,16 @@ NEVER_IN_EXEC = (
     "httpcore",
     "anyio",
     "urllib.request",
+    "pydantic",
+    "pydantic_core",
 )
 """What exec never needs without MCP servers: the TUI, the protocol servers, the MCP SDK's
 modules (`mcp` itself is only registered, see `codex_core.mcp`), the `xml` packages (the
 environment context escapes its three characters itself), difflib (no patch applied), an HTTP
 stack beyond h11 (the model client's own `codex_core.client.http1`: httpx, httpcore, anyio
 and `urllib.request` are the MCP SDK's, doctor's and oauth's; a module blocked with None, as the
-console script blocks `httpx._main`, is not loaded)."""
+console script blocks `httpx._main`, is not loaded), pydantic (the configuration and the
+protocol are light models, `codex_core.lite`)."""
 NOT_WITHOUT_STATE_DB = ("sqlite3",)
 """Loaded only to write state_5.sqlite, which the probe's CODEX_HOME does not have."""
 
@@ -79,7 +82,8 @@ def _loaded_after_exec(server: ModelServer, home: Path, cwd: Path, *flags: str) 
     code, modules = _probe(probe, cwd, env)
     assert code == 0
     refused = (*NEVER_IN_EXEC, *NOT_WITHOUT_STATE_DB)
-    never = [m for m in modules if m in refused or m.startswith(refused)]
+    stand_in = "pydantic.plugin._loader"  # codex_core/__init__'s "no plugins" module, not pydantic
+    never = [m for m in modules if (m in refused or m.startswith(refused)) and m != stand_in]
     unneeded = [m for m in (*LOADED_ONLY_FOR_TOOLS, *ONLY_FOR_CLIENTS) if m in modules]
     return unneeded + never
 
