@@ -224,7 +224,10 @@ def _tagged(members: tuple[Any, ...], field: str) -> Check:
 
     def run(value: Any) -> Any:
         if isinstance(value, classes):
-            return value
+            tag = getattr(value, field, None)
+            if type(tag) is str and by_tag().get(tag) is type(value):
+                return value
+            raise Bail  # its tag names another member (`model_construct`, `model_copy`)
         if type(value) is dict:
             tag = value.get(field)
             kind = by_tag().get(tag) if type(tag) is str else None
@@ -247,6 +250,7 @@ class Spec:
         "after",
         "checks",
         "serializer",
+        "floats",
     )
 
     def __init__(self, cls: type) -> None:
@@ -267,6 +271,18 @@ class Spec:
                 for name in validator.fields:
                     self.after.setdefault(name, []).append(validator.bound(cls))
         self.checks = {name: compile_check(info) for name, info in self.fields.items()}
+        self.floats = frozenset(n for n, info in self.fields.items() if _floaty(info.annotation))
+        """Fields declared float (or float | None): pydantic dumps their NaN and inf as they
+        are, where a float inside a free-form value is written as null in JSON mode."""
+
+
+def _floaty(tp: Any) -> bool:
+    if typing.get_origin(tp) is typing.Annotated:
+        tp = typing.get_args(tp)[0]
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        rest = [a for a in typing.get_args(tp) if a is not type(None)]
+        return rest == [float]
+    return tp is float
 
 
 _SPECS: dict[type, Spec] = {}

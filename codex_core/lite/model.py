@@ -92,7 +92,7 @@ class Model:
             config.update(vars(klass).get("model_config", {}))
         cls.__lite_config__ = config
         if config.get("frozen"):
-            cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign,assignment]
+            cls.__setattr__ = _frozen_setattr  # type: ignore[method-assign]
             cls.__hash__ = _frozen_hash  # type: ignore[method-assign,assignment]
             cls.__delattr__ = _frozen_delattr  # type: ignore[method-assign,assignment]
 
@@ -181,11 +181,13 @@ class Model:
         if update:
             fields = spec_of(type(self)).fields
             for key, value in update.items():
-                if extra is not None and key not in fields:
-                    extra[key] = value
-                else:
+                if key in fields:
                     state[key] = value
-            given.update(update)
+                    given.add(key)
+                elif extra is not None:
+                    extra[key] = value
+                    given.add(key)
+                # else: pydantic keeps it out of every dump; here it is dropped
         return type(self)._lite_new(state, given, extra)
 
     def _lite_items(self) -> Any:
@@ -207,7 +209,15 @@ class Model:
 
     def _lite_dump(self, json_mode: bool, exclude_none: bool) -> dict[str, Any]:
         out: dict[str, Any] = {}
-        for key, value in self._lite_items():
+        floats = spec_of(type(self)).floats
+        for key, value in self.__dict__.items():
+            if value is None and exclude_none:
+                continue
+            if type(value) is float and key in floats:
+                out[key] = value
+            else:
+                out[key] = dump_value(value, json_mode, exclude_none)
+        for key, value in (self._lite_extra or {}).items():
             if value is None and exclude_none:
                 continue
             out[key] = dump_value(value, json_mode, exclude_none)
@@ -244,6 +254,23 @@ class Model:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """As pydantic: a field set counts as given; an unknown name is refused (but a
+        property's setter, a private name and `extra="allow"`'s keys)."""
+        if name in spec_of(type(self)).fields:
+            object.__setattr__(self, name, value)
+            self._lite_set.add(name)
+        elif name.startswith("_") or hasattr(type(self), name):
+            object.__setattr__(self, name, value)
+        elif self._lite_extra is not None:
+            self._lite_extra[name] = value
+            self._lite_set.add(name)
+        else:
+            raise ValueError(f'"{type(self).__name__}" object has no field "{name}"')
+
+    def __str__(self) -> str:
+        return " ".join(f"{key}={value!r}" for key, value in self._lite_items())
+
     def __repr__(self) -> str:
         inner = ", ".join(f"{key}={value!r}" for key, value in self._lite_items())
         return f"{type(self).__name__}({inner})"
@@ -274,7 +301,12 @@ class Model:
 
 
 def _frozen_setattr(self: Model, name: str, value: Any) -> None:
-    raise TypeError(f'"{type(self).__name__}" is frozen: cannot set "{name}"')
+    """pydantic's error for a frozen instance's assignment."""
+    from pydantic_core import ValidationError
+
+    raise ValidationError.from_exception_data(
+        type(self).__name__, [{"type": "frozen_instance", "loc": (name,), "input": value}]
+    )
 
 
 def _frozen_delattr(self: Model, name: str) -> None:

@@ -150,6 +150,8 @@ def core_schema(cls: type, handler: Any) -> Any:
         validate,
         inner,
         serialization=cs.plain_serializer_function_ser_schema(to_twin, return_schema=inner),
+        # pydantic labels a union's branch with this (the model's name, as for its twin)
+        metadata={"pydantic_internal_union_tag_key": cls.__name__},
     )
 
 

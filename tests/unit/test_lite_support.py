@@ -135,9 +135,9 @@ _WRAPPED = re.compile(r"function-wrap\[(\w+)\(\)\]")
 
 
 def tolerated(tree: Any) -> Any:
-    """`tree` with the one known difference blurred: an error's location naming a light
-    class inside a union as `function-wrap[Name()]` where pydantic says `Name` (see
-    tests/unit/test_lite_divergences.py). Remove once the light twins name it as pydantic."""
+    """`tree` with the one known difference blurred: the title of an adapter's error (its
+    first line) names a light class in a union `function-wrap[Name()]` where pydantic says
+    `Name` (error locations name it as pydantic does)."""
     if type(tree) is tuple:
         return tuple(tolerated(part) for part in tree)
     if type(tree) is dict:
