@@ -66,9 +66,8 @@ def test_models_built_leaves_first_behave_as_models_built_on_first_use() -> None
 
 
 def test_building_twice_builds_once() -> None:
-    from codex_core.servers.app_server import model_build
-
     from codex_core.lite.checks import _SPECS
+    from codex_core.servers.app_server import model_build
 
     model_build.build_thread_models()
     specs = {model: _SPECS[model] for model in model_build._thread_models()}

@@ -9,7 +9,6 @@ from typing import Any, Literal
 from pydantic import BaseModel, create_model
 
 from codex_core.lite import Model
-
 from codex_core.servers.app_server import config_read as c
 from codex_core.servers.app_server import model_admin as a
 from codex_core.servers.app_server import model_extensions as x
