@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 import types
 import typing
 from collections.abc import Callable
@@ -20,10 +21,26 @@ import codex_core.protocol
 from codex_core.lite import Model
 from codex_core.lite.checks import spec_of
 from codex_core.lite.fields import FieldInfo, validators
+from codex_core.servers.app_server import model_items as wire_items
+from codex_core.servers.app_server import model_methods as wire_methods
+from codex_core.servers.app_server import model_notify as wire_notify
+from codex_core.servers.app_server import model_thread as wire_thread
 
 MODULES: tuple[types.ModuleType, ...] = (codex_core.protocol, codex_core.policies)
 MODULES += (codex_core.config.schema, codex_core.model_provider)
-"""Where the light classes are declared (imported so that every one is found)."""
+MODULES += (wire_items, wire_methods, wire_notify, wire_thread)
+"""Where the light classes are declared (imported so that every one is found): the
+protocol, the configuration, and the app-server's thread and turn wire models. Only their
+classes are compared, whatever else a test run has imported (xdist's workers must collect
+the same tests)."""
+
+
+_NAMES = {
+    name
+    for name, module in sys.modules.items()
+    if name.startswith("codex_core.")
+    and any(name == m.__name__ or name.startswith(m.__name__ + ".") for m in MODULES)
+}
 
 
 def light_classes() -> list[type[Model]]:
@@ -32,9 +49,9 @@ def light_classes() -> list[type[Model]]:
 
     def walk(cls: type[Model]) -> None:
         for sub in cls.__subclasses__():
-            if sub not in found and sub.__module__.startswith("codex_core."):
+            if sub.__module__ in _NAMES and sub not in found:
                 found.append(sub)
-                walk(sub)
+            walk(sub)
 
     walk(Model)
     return found
@@ -192,7 +209,9 @@ def pure(cls: type[Model]) -> type[pydantic.BaseModel]:
         fields[name] = (pure_type(info.annotation), pydantic.Field(**pure_kwargs(info)))
     checks: dict[str, Any] = {}
     for index, validator in enumerate(validators(cls)):
-        if validator.mode == "before":
+        if validator.mode == "serializer":
+            checks[f"_serializer_{index}"] = pydantic.model_serializer(mode="wrap")(validator.func)
+        elif validator.mode == "before":
             checks[f"_before_{index}"] = pydantic.model_validator(mode="before")(validator.func)
         else:
             checks[f"_after_{index}"] = pydantic.field_validator(*validator.fields)(validator.func)
