@@ -35,7 +35,10 @@ def _fast(
     them, or `Bail`."""
     spec = _SPECS.get(cls) or spec_of(cls)
     for before in spec.before:
-        data = before(data)
+        try:
+            data = before(data)
+        except Exception as err:  # pydantic reports it (the twin runs the validator again)
+            raise Bail from err
         if type(data) is not dict:
             raise Bail
     values: dict[str, Any] = {}
