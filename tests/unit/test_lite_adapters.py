@@ -13,7 +13,7 @@ from typing import Any
 
 import pydantic
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from codex_core.policies import SANDBOX_POLICY
@@ -24,20 +24,14 @@ from tests.unit.test_lite_support import (
     assert_same,
     canon,
     json_or_none,
+    lite_settings,
     outcome,
     pure_type,
     to_pure,
     tolerated,
 )
 
-SETTINGS = settings(
-    max_examples=30,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-)
+SETTINGS = lite_settings(30)
 VALID = Gen(instances=True)
 ADAPTERS: dict[str, Any] = {
     "EVENT_MSG": EVENT_MSG,

@@ -17,7 +17,7 @@ from typing import Any
 
 import pydantic
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.test_lite_strategies import Gen, bend_once
@@ -26,20 +26,14 @@ from tests.unit.test_lite_support import (
     assert_same,
     canon,
     json_or_none,
+    lite_settings,
     outcome,
     pure,
     to_pure,
     tolerated,
 )
 
-SETTINGS = settings(
-    max_examples=4,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-)
+SETTINGS = lite_settings(4)
 VALID = Gen(instances=True)
 
 

@@ -14,7 +14,7 @@ import copy
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from codex_core.protocol.tool_events import McpToolCallBeginEvent, McpToolCallEndEvent
@@ -23,19 +23,12 @@ from tests.unit.test_lite_support import (
     CLASSES,
     assert_same,
     light_outcomes,
+    lite_settings,
     pure_outcomes,
     tolerated,
 )
 
-SETTINGS = settings(
-    max_examples=10,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    database=None,
-    # a failure names its first difference; shrinking a whole config.toml takes minutes
-    phases=[Phase.explicit, Phase.generate],
-)
+SETTINGS = lite_settings(10)
 VALID = Gen(instances=True)
 
 

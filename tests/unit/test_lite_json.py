@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from codex_core.protocol.events import AgentMessageEvent, Event
@@ -22,20 +22,14 @@ from tests.unit.test_lite_strategies import Gen, bend_once
 from tests.unit.test_lite_support import (
     CLASSES,
     assert_same,
+    lite_settings,
     outcome,
     pure,
     to_pure,
     tolerated,
 )
 
-SETTINGS = settings(
-    max_examples=4,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
-)
+SETTINGS = lite_settings(4)
 JSONABLE = Gen(instances=False)
 VALID = Gen(instances=True)
 

@@ -13,22 +13,23 @@ import pickle
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from codex_core.lite.checks import spec_of
 from codex_core.policies import GranularApproval
 from tests.unit.test_lite_strategies import Gen
-from tests.unit.test_lite_support import CLASSES, assert_same, canon, outcome, pure, to_pure
-
-SETTINGS = settings(
-    max_examples=4,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    database=None,
-    phases=[Phase.explicit, Phase.generate],
+from tests.unit.test_lite_support import (
+    CLASSES,
+    assert_same,
+    canon,
+    lite_settings,
+    outcome,
+    pure,
+    to_pure,
 )
+
+SETTINGS = lite_settings(4)
 VALID = Gen(instances=True)
 
 

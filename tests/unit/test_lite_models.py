@@ -11,21 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.unit.test_lite_strategies import Gen
-from tests.unit.test_lite_support import CLASSES, assert_same, light_outcomes, pure_outcomes
-
-SETTINGS = settings(
-    max_examples=12,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
-    database=None,
-    # a failure names its first difference; shrinking a whole config.toml takes minutes
-    phases=[Phase.explicit, Phase.generate],
+from tests.unit.test_lite_support import (
+    CLASSES,
+    assert_same,
+    light_outcomes,
+    lite_settings,
+    pure_outcomes,
 )
+
+SETTINGS = lite_settings(12)
 
 # Nested light models arrive as dicts and as instances (built by pydantic, turned light).
 VALID = Gen(instances=True)

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pydantic
+from hypothesis import HealthCheck, Phase, settings
 
 import codex_core.config.schema
 import codex_core.model_provider
@@ -58,6 +59,20 @@ def light_classes() -> list[type[Model]]:
 
 
 CLASSES = light_classes()
+
+
+def lite_settings(examples: int) -> settings:
+    """The light-model properties' hypothesis settings: `examples` per class, deterministic
+    (derandomized, no example database) and without shrinking (a failure names its first
+    difference; shrinking a whole config.toml takes minutes)."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+        database=None,
+        phases=[Phase.explicit, Phase.generate],
+    )
 
 
 def is_light(tp: Any) -> bool:
