@@ -172,11 +172,8 @@ def _first_problem(errors: list[ErrorDetails]) -> ErrorDetails:
 
 
 def _is_branch(part: str | int) -> bool:
-    """A union branch's tag in a pydantic error path (`literal[...]`, a table model's name,
-    as pydantic labels a light model's branch: `function-wrap[GranularToml()]`)."""
-    return isinstance(part, str) and (
-        part.startswith("literal[") or part in ("GranularToml", "function-wrap[GranularToml()]")
-    )
+    """A union branch's tag in a pydantic error path (`literal[...]`, a table model's name)."""
+    return isinstance(part, str) and (part.startswith("literal[") or part == "GranularToml")
 
 
 def _validation_error(

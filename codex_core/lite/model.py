@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 from typing import Any, ClassVar, Self, dataclass_transform
 
-from codex_core.lite.checks import _SPECS, Bail, spec_of
+from codex_core.lite.checks import Bail, spec_of
 from codex_core.lite.dump import dump_value
 from codex_core.lite.fields import MISSING, Field, FieldInfo, ValidationInfo
 
@@ -33,7 +33,7 @@ def _fast(
 ) -> tuple[dict[str, Any], set[str], dict[str, Any] | None]:
     """(field values, the keys given, extra keys kept) from `data` as pydantic would make
     them, or `Bail`."""
-    spec = _SPECS.get(cls) or spec_of(cls)
+    spec = spec_of(cls)
     for before in spec.before:
         try:
             data = before(data)

@@ -144,7 +144,8 @@ def core_schema(cls: type, handler: Any) -> Any:
             return value
         return to_light(next_(value))
 
-    validate.__name__ = validate.__qualname__ = cls.__name__  # a union branch's label in errors
+    # named for the class: an adapter's error title reads `function-wrap[Name()]`
+    validate.__name__ = validate.__qualname__ = cls.__name__
 
     return cs.no_info_wrap_validator_function(
         validate,
