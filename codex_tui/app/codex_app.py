@@ -95,6 +95,8 @@ class CodexApp(App[ExitSummary]):
 
     def on_mount(self) -> None:
         """Walk the start-up steps in a worker (screens there wait for answers)."""
+        if self.options.stop_frame is not None:  # no screen is drawn before this
+            self.options.stop_frame()
         self.run_worker(self._startup(), name="startup", exit_on_error=False)
 
     async def _startup(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -153,3 +154,6 @@ class LaunchOptions:
     """Shown once after the next session's past (a backtrack's fork says what it did)."""
     fork_picked: bool = False
     """`codex fork`: the session chosen in the picker is forked, and the fork opened."""
+    stop_frame: Callable[[], None] | None = None
+    """Stops the first frame's painting (`FirstFrame.stop_painting`): called before the
+    app first draws."""

@@ -14,7 +14,7 @@ from codex_tui.app.core import CoreClient, KeyRequest, SessionPage, SessionSumma
 from codex_tui.app.formatting import shorten_path
 
 if TYPE_CHECKING:
-    from codex_tui.app.early_turn import EarlyTurn
+    from codex_tui.app.early_turn import EarlyTurn, Watcher
 
 log = logging.getLogger(__name__)
 
@@ -188,13 +188,16 @@ class RealBoot:
         return {"config": list(self.cli_overrides), "flags": flags_to_json(self.overrides)}
 
     def open_early(
-        self, resume_path: Path | None, launch: tuple[str, list[str]] | None = None
+        self,
+        resume_path: Path | None,
+        launch: tuple[str, list[str]] | None = None,
+        watcher: Watcher | None = None,
     ) -> None:
         """Spawn the app-server child and ask it at once for the session the app opens first
         (new, or `resume_path`), so it is created while Textual loads; not when a question
         comes first (trust, an API key), whose answer changes the config. `launch`: the
         prompt and image paths the chat screen sends first; their turn starts as soon as
-        the session is there (`early_turn`)."""
+        the session is there (`early_turn`); `watcher` then follows what the child sends."""
         trust = self.trust_request()
         if self.early is not None or (trust is not None and not trust.restricted):
             return  # (opening restricted changes no config: the thread can start meanwhile)
@@ -221,7 +224,7 @@ class RealBoot:
             return
         self.early = ("thread/start" if thread_id is None else "thread/resume", thread_id)
         if launch is not None and (items := launch_input(*launch)):
-            self.early_turn = EarlyTurn(spare, self.early[0], items)
+            self.early_turn = EarlyTurn(spare, self.early[0], items, watcher)
             self.early_turn.start()
 
     def prepare_session(self) -> None:

@@ -29,7 +29,9 @@ import threading
 from typing import Any, NamedTuple, TextIO
 
 PLACEHOLDER = "Ask Codex to do anything"
-FOOTER = "⏎ send   / commands   @ files   ctrl+t transcript"
+FOOTER_HINTS = (("⏎", "send"), ("/", "commands"), ("@", "files"), ("ctrl+t", "transcript"))
+"""The footer's key hints while no turn runs (`footer_bar.FooterBar.hints`)."""
+FOOTER = "   ".join(f"{key} {label}" for key, label in FOOTER_HINTS)
 
 # The app's colours (theme textual-dark) as xterm-256 indices, which Textual also emits
 # on a 256-colour terminal: background, composer border, placeholder, footer, typed text.
@@ -38,6 +40,12 @@ _BORDER = 214
 _PLACEHOLDER = 242
 _FOOTER = 247
 _TEXT = 254
+
+BACKGROUND = f"\x1b[0;48;5;{_BACKGROUND}m"
+_CURSOR = f"\x1b[38;5;{_BACKGROUND};48;5;253m"
+"""The composer's cursor cell, as Textual draws it (background in the text's colour)."""
+_FOOTER_KEY = f"\x1b[0;1;38;5;{_FOOTER};48;5;{_BACKGROUND}m"
+_FOOTER_TEXT = f"\x1b[0;38;5;{_FOOTER};48;5;{_BACKGROUND}m"
 
 _ENTER_ALT_SCREEN = "\x1b[?1049h"
 _LEAVE_ALT_SCREEN = "\x1b[?1049l"
@@ -117,6 +125,24 @@ class FirstFrame:
         self.echo = KeyEcho()
         self._reader: threading.Thread | None = None
         self._wake: tuple[int, int] | None = None
+        self._lock = threading.Lock()
+        self._painting = True
+        """Until `stop_painting()`: after it, Textual draws the screen."""
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """The terminal's (columns, lines) when the frame was painted."""
+        return self._size
+
+    def paint_rows(self, out: str) -> bool:
+        """Write `out` (escape sequences placing their own rows) on the frame, from any
+        thread, in one write (so it never lands inside a write of Textual's); False, writing
+        nothing, once `stop_painting()` has handed the screen over."""
+        with self._lock:
+            if not self._painting:
+                return False
+            self._write(out.encode())
+        return True
 
     @classmethod
     def paint(cls, stream: TextIO | None = None, keys: TextIO | None = None) -> FirstFrame | None:
@@ -171,8 +197,9 @@ class FirstFrame:
     def _draw(self, text: str) -> None:
         columns, lines = self._size
         row = _composer_row(max(columns, 20), text)
-        background = f"\x1b[0;48;5;{_BACKGROUND}m"
-        out = f"\x1b[{max(lines, 6) - 2};1H{background}{row}\x1b[0m".encode()
+        self.paint_rows(f"\x1b[{max(lines, 6) - 2};1H{BACKGROUND}{row}\x1b[0m")
+
+    def _write(self, out: bytes) -> None:
         try:
             fd = self._stream.fileno()
             while out:
@@ -197,6 +224,12 @@ class FirstFrame:
                 os.close(end)
         return Typed(self.echo.text, self.echo.submitted, self.echo.quit)
 
+    def stop_painting(self) -> None:
+        """Paint nothing more (call before Textual first draws the screen; Textual may have
+        started already: until it draws, the session's first moments go on showing here)."""
+        with self._lock:
+            self._painting = False
+
     def close(self) -> None:
         """Give the user's terminal back as it was (call once the app has ended).
 
@@ -207,6 +240,7 @@ class FirstFrame:
         if self._closed:
             return
         self._closed = True
+        self.stop_painting()
         self.take_input()
         try:
             self._stream.write(_LEAVE_ALT_SCREEN + _SHOW_CURSOR)
@@ -251,19 +285,34 @@ def hold_keys(fd: int) -> list[Any] | None:
 def render(columns: int, lines: int) -> str:
     """The escape sequences that draw the frame on a `columns` × `lines` terminal."""
     columns, lines = max(columns, 20), max(lines, 6)
-    background = f"\x1b[0;48;5;{_BACKGROUND}m"
     inner = columns - 2
     rows = {
         lines - 3: _color(_BORDER) + "╭" + "─" * inner + "╮",
         lines - 2: _composer_row(columns, ""),
         lines - 1: _color(_BORDER) + "╰" + "─" * inner + "╯",
-        lines: _color(_FOOTER) + (" " + FOOTER)[:columns],
     }
-    parts = [_ENTER_ALT_SCREEN, _HIDE_CURSOR, background, "\x1b[2J"]
+    parts = [_ENTER_ALT_SCREEN, _HIDE_CURSOR, BACKGROUND, "\x1b[2J"]
     for row, content in rows.items():
-        parts.append(f"\x1b[{row};1H{background}{content}")
-    parts.append("\x1b[0m")
+        parts.append(f"\x1b[{row};1H{BACKGROUND}{content}")
+    parts.append(f"\x1b[{lines};1H{footer_row(columns)}\x1b[0m")
     return "".join(parts)
+
+
+def footer_row(columns: int, model: str = "") -> str:
+    """The footer as the app draws it with no turn running (`footer_bar.footer_line`): the
+    hints that fit, keys in bold, and `model` at the right edge when it fits too."""
+    width = columns - 2
+    for count in range(len(FOOTER_HINTS), 0, -1):
+        hints = FOOTER_HINTS[:count]
+        used = sum(len(key) + 1 + len(label) for key, label in hints) + 3 * (count - 1)
+        if used + 1 <= width or count == 1:  # the app keeps a gap of one at least
+            break
+    right = model if model and count == len(FOOTER_HINTS) and used + 1 + len(model) <= width else ""
+    if used + 1 > width:  # not even one hint: as much of it as fits
+        return f"{BACKGROUND} {_FOOTER_TEXT}{FOOTER[: max(width, 0)]}"
+    runs = "   ".join(f"{_FOOTER_KEY}{key}{_FOOTER_TEXT} {label}" for key, label in hints)
+    gap = max(1, width - used - len(right))
+    return f"{BACKGROUND} {runs}{_FOOTER_TEXT}{' ' * gap}{right}"
 
 
 def _composer_row(columns: int, text: str) -> str:
@@ -271,11 +320,11 @@ def _composer_row(columns: int, text: str) -> str:
     inner = columns - 2
     if not text:
         shown = PLACEHOLDER[: max(inner - 2, 0)]
-        body = _color(_PLACEHOLDER) + "\x1b[7m" + shown[:1] + "\x1b[27m" + shown[1:]
+        body = _CURSOR + shown[:1] + BACKGROUND + _color(_PLACEHOLDER) + shown[1:]
         width = len(shown)
     else:
         shown, width = _tail(text.replace("\n", " "), inner - 2)
-        body = _color(_TEXT) + shown + "\x1b[7m \x1b[27m"
+        body = _color(_TEXT) + shown + _CURSOR + " " + BACKGROUND
         width += 1
     return _color(_BORDER) + "│ " + body + " " * (inner - 1 - width) + _color(_BORDER) + "│"
 

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from codex_tui.app.codex_app import ExitSummary
     from codex_tui.app.real_boot import RealBoot
     from codex_tui.app.remote_boot import RemoteBoot
+    from codex_tui.cli.session_frame import SessionPainter
 
     Boot = RealBoot | RemoteBoot
 
@@ -100,6 +101,20 @@ def run_tui(
     finally:
         if frame is not None:
             frame.close()
+
+
+def _session_painter(
+    frame: FirstFrame | None, prompt: str | None, images: list[Path], notice: str | None
+) -> SessionPainter | None:
+    """What paints a new session's launch prompt and answer on the frame while Textual loads
+    (`session_frame`); None when the chat will show more than that first."""
+    if frame is None or not prompt or images or notice is not None:
+        return None
+    from codex_core import __version__
+    from codex_tui.app.formatting import shorten_path
+    from codex_tui.cli.session_frame import SessionPainter
+
+    return SessionPainter(frame, __version__, prompt, shorten_path)
 
 
 def _picker_frame(overrides: ConfigOverrides, show_all: bool, fork: bool) -> FirstFrame | None:
@@ -199,7 +214,7 @@ def _run(
         if not picker:  # the session is known: the child creates it while Textual loads,
             # and starts the launch prompt's turn as soon as it has (see early_turn)
             launch = (prompt or "", [str(path) for path in images]) if prompt or images else None
-            boot.open_early(resume_path, launch)
+            boot.open_early(resume_path, launch, _session_painter(frame, prompt, images, notice))
     if not picker:
         boot.prepare_session()  # the core loads in its process while Textual loads here
     # A key's echo waits for Textual's next frame, at most 60 a second by default; frames are
@@ -241,6 +256,7 @@ def _run(
         send_draft=bool(typed and typed.submitted and not prompt and not images),
         notice=notice,
         fork_picked=fork,
+        stop_frame=frame.stop_painting if frame is not None else None,
     )
     app = CodexApp(boot, options)
     inline = config.tui_alternate_screen == "never"

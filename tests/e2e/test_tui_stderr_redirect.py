@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.test_tui_first_frame import (
+    ANSI,
     TEXTUAL_STARTED,
     _kill_group,
     quit_codex,
@@ -30,8 +31,11 @@ def test_tui_with_stderr_redirected_draws_on_the_terminal(
     script = f"exec {shlex.join([str(codex_bin), *flags])} 2>{shlex.quote(str(log))}"
     child = spawn(["/bin/sh", "-c", script], tmp_path)
     try:
-        raw = read_until(child, "Walrus answers here")
-        assert TEXTUAL_STARTED in raw, "the answer came before the app drew the screen"
+        # The session frame may show the answer first; the app then draws the turn's end.
+        raw = read_until(child, "Worked for")
+        assert TEXTUAL_STARTED in raw, "the app never drew on the terminal"
+        drawn = raw[raw.index(TEXTUAL_STARTED) :]
+        assert "Walrus answers here" in ANSI.sub("", drawn), "the app did not draw the answer"
         quit_codex(child)
     finally:
         _kill_group(child)

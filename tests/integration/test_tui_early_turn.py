@@ -72,18 +72,54 @@ async def _until_turn_ends(core: AppServerCore) -> list[c.ClientNotice]:
     return seen
 
 
-def _session(server: ModelServer, log: Path, early_turn: bool) -> list[c.ClientNotice]:
+class Recorder:
+    """A watcher (as the session frame's painter) that keeps what it is shown; with
+    `fail_at`, it raises on that message (a display's bug)."""
+
+    def __init__(self, fail_at: int | None = None) -> None:
+        self.result: dict[str, object] | None = None
+        self.messages: list[dict[str, object]] = []
+        self.fail_at = fail_at
+        self.failed = False
+
+    def opened(self, result: dict[str, object]) -> bool:
+        self.result = result
+        return True
+
+    def message(self, message: dict[str, object]) -> bool:
+        if len(self.messages) == self.fail_at:
+            self.failed = True
+            raise KeyError("a bug in the display")
+        self.messages.append(message)
+        return message.get("method") != "turn/completed"
+
+    def deltas(self) -> str:
+        return "".join(
+            str(m["params"]["delta"])  # type: ignore[index]
+            for m in self.messages
+            if m.get("method") == "item/agentMessage/delta"
+        )
+
+
+def _session(
+    server: ModelServer, log: Path, early_turn: bool, watcher: Recorder | None = None
+) -> list[c.ClientNotice]:
     """The app's start with a launch prompt: the thread, the prompt (as the chat screen
     sends it), the answer, leaving."""
     process = _spawn(server, log, None)
     already, presend = b"", {}
     if early_turn:
-        early = EarlyTurn(process, "thread/start", launch_input("hello", []))
+        early = EarlyTurn(process, "thread/start", launch_input("hello", []), watcher)
         early.start()
         deadline = time.monotonic() + WAIT
         while not server.requests:  # the turn runs before there is any app
             assert time.monotonic() < deadline, "the launch prompt's turn did not start"
             time.sleep(0.01)
+        if watcher is not None:  # it follows the turn until told to stop (`join`)
+            while "hi there" not in watcher.deltas() and not watcher.failed:
+                assert time.monotonic() < deadline, watcher.messages
+                time.sleep(0.01)
+            time.sleep(0.05)
         assert early.join(WAIT)
         already, presend = bytes(early.read), early.sent
         assert set(presend) == {"history/metadata/read", "turn/start"}
@@ -139,6 +175,33 @@ def test_the_launch_turn_starts_early_and_the_child_reads_the_same_lines(
     for notices in (early, late):
         deltas = [x.delta for x in notices if isinstance(x, n.AgentMessageDelta)]
         assert "".join(deltas) == "hi there"
+
+
+@pytest.mark.parametrize("fail_at", [None, 0, 3], ids=["watched", "fails-at-once", "fails-later"])
+def test_a_watcher_sees_the_turn_and_the_core_still_gets_every_byte(
+    model_server: ModelServer,
+    codex_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    fail_at: int | None,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for _ in range(2):
+        model_server.add(turn(message("hi there", chunks=["hi", " there"])))
+    late = _session(model_server, tmp_path / "late.jsonl", early_turn=False)
+    watcher = Recorder(fail_at)
+    watched = _session(model_server, tmp_path / "early.jsonl", True, watcher)
+
+    assert _lines(tmp_path / "early.jsonl") == _lines(tmp_path / "late.jsonl")
+    assert _kinds(watched) == _kinds(late)
+    deltas = [x.delta for x in watched if isinstance(x, n.AgentMessageDelta)]
+    assert "".join(deltas) == "hi there"  # what the watcher read reached the core too
+    assert watcher.result is not None and "thread" in watcher.result
+    if fail_at is None:
+        assert watcher.deltas() == "hi there"
+        assert watcher.messages[-1]["method"] == "turn/completed"
+    else:
+        assert len(watcher.messages) == fail_at
 
 
 def _kinds(notices: list[c.ClientNotice]) -> list[str]:

@@ -12,8 +12,8 @@ from rich.console import Console, RenderableType
 from rich.segment import Segment
 from rich.text import Text
 
+from codex_tui.app.chat_words import PLAIN_PUNCTUATION, plain_paragraph
 from codex_tui.app.markdown_render import AgentMarkdown
-from codex_tui.app.widgets.cells.agent_cell import PLAIN_PUNCTUATION, plain_paragraph
 from tests.support.fresh_python import python_output
 
 CONSOLE = Console(width=120, color_system="truecolor", force_terminal=True)

@@ -27,7 +27,9 @@ def test_first_frame_draws_composer_and_footer_at_the_bottom() -> None:
         (" " + FOOTER).rstrip(),
     ]
     assert all(not line.strip() for line in screen.display[:-4])
-    assert screen.buffer[7][2].reverse  # the cursor sits on the placeholder's first letter
+    cursor = screen.buffer[7][2]  # on the placeholder's first letter, as Textual draws it
+    assert (cursor.data, cursor.fg, cursor.bg) == ("A", "121212", "dadada")
+    assert screen.buffer[9][1].bold and not screen.buffer[9][2].bold  # the key, its label
 
 
 def test_first_frame_uses_the_alternate_screen_and_fits_tiny_terminals() -> None:
@@ -133,7 +135,7 @@ def test_first_frame_row_shows_the_end_of_long_or_wide_text() -> None:
         row = screen.display[0]
         assert row.startswith("│ ") and row.endswith("│"), row
         assert row[:-1].rstrip()[-1] in "DZ末", row
-        cursor = [x for x in range(30) if screen.buffer[0][x].reverse]
+        cursor = [x for x in range(30) if screen.buffer[0][x].bg == "dadada"]
         before = "".join(screen.buffer[0][x].data for x in range(cursor[0] if cursor else 0))
         assert len(cursor) == 1 and before.endswith(("END", "Z", "末")), row  # cursor after
 

@@ -20,6 +20,7 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 
+from codex_tui.app.chat_words import plain_paragraph
 from codex_tui.app.markdown_split import StreamSegments
 
 MAX_STREAM_CHARS = 200_000
@@ -27,9 +28,6 @@ MAX_STREAM_CHARS = 200_000
 BULLET = "• "
 INDENT = "  "
 MARKDOWN_RENDERER = "codex_tui.app.markdown_render"
-PLAIN_PUNCTUATION = frozenset(" ,.;:?'\"()-/")
-"""Characters besides letters and digits that Markdown shows as they are inside one line of
-a paragraph (no emphasis, code, link, escape, entity or HTML can start with them)."""
 
 
 class AgentCell(Widget):
@@ -225,14 +223,3 @@ def _renderable(source: str) -> RenderableType:
     from codex_tui.app.markdown_render import AgentMarkdown
 
     return AgentMarkdown(source)
-
-
-def plain_paragraph(source: str) -> str | None:
-    """The text Markdown shows for `source` when it is one line of plain words (a letter
-    first, then letters, digits, spaces and `PLAIN_PUNCTUATION`: a paragraph whose trailing
-    spaces Markdown drops), else None."""
-    if not source[:1].isalpha():
-        return None
-    if all(char.isalnum() or char in PLAIN_PUNCTUATION for char in source):
-        return source.rstrip(" ")
-    return None

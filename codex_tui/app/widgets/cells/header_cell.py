@@ -6,14 +6,8 @@ from textual.content import Content
 from textual.widgets import Static
 
 from codex_core.items import notices as n
+from codex_tui.app.chat_words import HINTS
 from codex_tui.app.formatting import shorten_path
-
-HINTS = (
-    ("/resume", "pick a past session to continue"),
-    ("/new", "start a new session"),
-    ("/compact", "summarise the conversation to free context"),
-    ("/quit", "leave (or ctrl+c twice)"),
-)
 
 
 class HeaderCell(Static):
