@@ -42,9 +42,9 @@ def leave(code: int) -> int:
     Python's normal exit (which waits for them) is kept: `code` is returned.
     """
     import atexit
-    import threading
 
-    if threading.active_count() > 1:
+    threading = sys.modules.get("threading")  # not imported: no thread was started
+    if threading is not None and threading.active_count() > 1:
         return code
     atexit._run_exitfuncs()  # logging.shutdown and friends, as a normal exit would
     for stream in (sys.stdout, sys.stderr):
