@@ -197,7 +197,8 @@ class RealBoot:
         (new, or `resume_path`), so it is created while Textual loads; not when a question
         comes first (trust, an API key), whose answer changes the config. `launch`: the
         prompt and image paths the chat screen sends first; their turn starts as soon as
-        the session is there (`early_turn`); `watcher` then follows what the child sends."""
+        the session is there (`early_turn`), unless a question comes first; `watcher` then
+        follows what the child sends."""
         trust = self.trust_request()
         if self.early is not None or (trust is not None and not trust.restricted):
             return  # (opening restricted changes no config: the thread can start meanwhile)
@@ -223,7 +224,9 @@ class RealBoot:
         except OSError:  # the child is gone: `start` spawns another
             return
         self.early = ("thread/start" if thread_id is None else "thread/resume", thread_id)
-        if launch is not None and (items := launch_input(*launch)):
+        # Behind a question (a folder recorded untrusted) the prompt waits for its answer:
+        # its turn would reach the model and run tools before the user chose to open.
+        if launch is not None and trust is None and (items := launch_input(*launch)):
             self.early_turn = EarlyTurn(spare, self.early[0], items, watcher)
             self.early_turn.start()
 

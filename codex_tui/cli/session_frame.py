@@ -120,6 +120,7 @@ class SessionPainter:
         """`formatting.shorten_path`: the home directory as `~`."""
         self.header: list[list[tuple[str, str]]] | None = None
         self.model = ""
+        """The footer's right side: the model, and its reasoning effort when one is set."""
         self.answer_id: str | None = None
         self.answer = ""
         self.painted: list[str] | None = None
@@ -142,7 +143,10 @@ class SessionPainter:
             return False
         if plain_paragraph(self.prompt) != self.prompt:
             return False
-        self.model = model
+        effort = result.get("reasoningEffort")  # the footer's `model effort`, as the app's
+        if effort is not None and not (isinstance(effort, str) and effort and _simple(effort)):
+            return False
+        self.model = f"{model} {effort}" if effort else model
         self.header = header_lines(self.version, model, self.shorten(cwd), approval, mode)
         return self._paint()
 
@@ -211,6 +215,8 @@ class SessionPainter:
                 continue
             lead = "• " if index == 0 else "  "
             parts.append(f"\x1b[{answer_row + index + 1};2H{_VALUE}{lead}{line:<{columns - 4}}")
+        for index in range(len(answer_lines), len(self.painted or ())):  # a shorter final text
+            parts.append(f"\x1b[{answer_row + index + 1};2H{BACKGROUND}{' ' * (columns - 2)}")
         self.painted = answer_lines
         return not parts or self.frame.paint_rows("".join(parts) + "\x1b[0m")
 

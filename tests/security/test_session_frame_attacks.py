@@ -1,0 +1,152 @@
+"""Attacks on the session frame (codex_tui/cli/session_frame.py, commit 85b19ec): what the
+model, the child and the user can make the launch's first frame paint, and what the early
+turn behind it (codex_tui/app/early_turn.py) lets through before the app is up.
+
+The real console script in a pty against the scripted model server where a start-up race or
+a screen of the app is involved; the painter itself (`SessionPainter` on a pyte screen) where
+that is the precise way to say what it paints.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pyte
+import pytest
+
+from codex_tui.app.formatting import shorten_path
+from codex_tui.cli.session_frame import SessionPainter
+from tests.support.model_server import ModelServer
+from tests.support.sse import message, turn
+from tests.support.trust import trust_project
+
+PROMPT = "say hi"
+
+
+class _Frame:
+    """A first frame painting on a pyte screen (`FirstFrame.paint_rows`'s contract)."""
+
+    def __init__(self, columns: int = 80, lines: int = 30) -> None:
+        self.size = (columns, lines)
+        self.screen = pyte.Screen(columns, lines)
+        self.stream = pyte.Stream(self.screen)
+
+    def paint_rows(self, out: str) -> bool:
+        self.stream.feed(out)
+        return True
+
+    def text(self) -> list[str]:
+        return [line.rstrip() for line in self.screen.display]
+
+
+def _opened(frame: _Frame, **result: Any) -> SessionPainter:
+    painter = SessionPainter(frame, "1.2.3", PROMPT, lambda p: shorten_path(p, "/home/me"))  # type: ignore[arg-type]
+    answer = {
+        "thread": {"id": "t1", "turns": []},
+        "model": "gpt-5.1-codex",
+        "cwd": "/home/me/project",
+        "approvalPolicy": "on-request",
+        "sandbox": {"type": "readOnly"},
+        **result,
+    }
+    assert painter.opened(answer)
+    item = {"id": "m1", "type": "agentMessage"}
+    assert painter.message({"method": "item/started", "params": {"item": item}})
+    return painter
+
+
+def _delta(text: str) -> dict[str, Any]:
+    return {"method": "item/agentMessage/delta", "params": {"itemId": "m1", "delta": text}}
+
+
+def test_a_final_text_shorter_than_the_stream_leaves_no_streamed_line_behind() -> None:
+    # The model streams one text and completes the item with another (its final
+    # `output_item.done` is what the app shows): seen in a pty, the frame showed the short
+    # text's line followed by the stream's second and third lines, a picture the app never
+    # draws.
+    frame = _Frame(80, 30)
+    painter = _opened(frame)
+    streamed = " ".join(["Plain words (and a few more), then some: wrapped like Rich."] * 3)
+    assert painter.message(_delta(streamed))
+    assert [row[:4] for row in frame.text()[17:21]] == [" • P", "   a", "   t", ""]
+    item = {"id": "m1", "type": "agentMessage", "text": "Short words"}
+    assert not painter.message({"method": "item/completed", "params": {"item": item}})
+    shown = frame.text()
+    assert shown[17] == " • Short words"
+    assert shown[18:20] == ["", ""], shown  # the stream's other lines are gone
+    assert all(cell.bg == "121212" for cell in frame.screen.buffer[18].values())  # (bg 233)
+
+
+def test_the_footer_shows_the_reasoning_effort_as_the_app_does() -> None:
+    # `-c model_reasoning_effort=high`: the app's footer says `gpt-5-codex high` (seen in a
+    # pty), the frame said `gpt-5-codex`, and the footer jumped when Textual took over.
+    frame = _Frame(110, 36)
+    _opened(frame, model="gpt-5-codex", reasoningEffort="high")
+    assert frame.text()[-1].endswith("  gpt-5-codex high"), frame.text()[-1]
+    frame = _Frame(110, 36)
+    _opened(frame, model="gpt-5-codex", reasoningEffort=None)
+    assert frame.text()[-1].endswith("  gpt-5-codex"), frame.text()[-1]
+    for effort in ("h\x1b[2Jigh", "высокий", 3):
+        frame = _Frame(110, 36)
+        painter = SessionPainter(frame, "1.2.3", PROMPT, str)  # type: ignore[arg-type]
+        result = {
+            "thread": {"id": "t1", "turns": []},
+            "model": "gpt-5-codex",
+            "reasoningEffort": effort,
+            "cwd": "/w",
+            "approvalPolicy": "never",
+            "sandbox": {"type": "readOnly"},
+        }
+        assert not painter.opened(result), effort  # not drawn as the app will: nothing
+        assert not any(frame.text()), effort
+
+
+def _screen_of(child: pexpect.spawn, screen: pyte.Screen, until: str, seconds: float) -> str:
+    stream = pyte.ByteStream(screen)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            stream.feed(child.read_nonblocking(1 << 20, timeout=0.05))
+        except pexpect.TIMEOUT:
+            pass
+        shown = "\n".join(screen.display)
+        if until and until in shown:
+            return shown
+    if until:
+        raise AssertionError(f"{until!r} never shown:\n" + "\n".join(screen.display))
+    return "\n".join(screen.display)
+
+
+@pytest.mark.e2e
+def test_a_folder_recorded_untrusted_sends_nothing_before_the_user_opens_it(
+    codex_bin: Path, tmp_path: Path
+) -> None:
+    # The launch prompt's early turn went to the model while the "Open restricted / Quit"
+    # screen waited, and its tools ran (seen in a pty: a `cat secret.txt` ran and its output
+    # reached the model before any key; codex-rust 0.169 sends nothing before the choice),
+    # and the frame painted the session and the answer before that screen.
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "secret.txt").write_text("TOPSECRET\n")
+    trust_project(project, "untrusted")
+    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
+    with ModelServer([turn(message("Zebra42 answers"))]) as server:
+        child = pexpect.spawn(
+            str(codex_bin), [*server.cli_flags(), PROMPT], cwd=str(project), env=env,
+            dimensions=(36, 110),
+        )  # fmt: skip
+        screen = pyte.Screen(110, 36)
+        try:
+            _screen_of(child, screen, "Open restricted", 30)
+            _screen_of(child, screen, "", 1.5)  # the early turn had long asked by then
+            assert server.requests == [], "the model was asked before the user chose"
+            child.send(b"\r")  # 1. Open restricted
+            _screen_of(child, screen, "Zebra42 answers", 30)
+        finally:
+            child.terminate(force=True)
+        sent = [item for item in server.requests[0].body["input"] if item.get("role") == "user"]
+        assert PROMPT in str(sent[-1])  # the launch prompt still goes, once opened
