@@ -295,8 +295,10 @@ def _save() -> None:
     index: dict[str, _Entry] = _state["index"]
     fresh: dict[str, tuple[str, str]] = {}
     for name, module in list(sys.modules.items()):
+        if type(getattr(module, "__loader__", None)) is not SourceFileLoader:
+            continue  # served by the bundle, built in, frozen, an extension…: nothing to add
         found = _recordable(module)
-        if found is None or type(module.__loader__) is not SourceFileLoader:
+        if found is None:
             continue
         entry = index.get(name)
         if entry is None or not _usable(name, entry, _state["dirs"], _state["changed"], {}):
