@@ -137,8 +137,11 @@ class FirstFrame:
     def paint_rows(self, out: str) -> bool:
         """Write `out` (escape sequences placing their own rows) on the frame, from any
         thread, in one write (so it never lands inside a write of Textual's); False, writing
-        nothing, once `stop_painting()` has handed the screen over."""
+        nothing, once `stop_painting()` has handed the screen over or the terminal was
+        resized (every row would land somewhere else; Textual redraws at the new size)."""
         with self._lock:
+            if self._painting and (now := terminal_of(self._stream)) and now[1:] != self._size:
+                self._painting = False
             if not self._painting:
                 return False
             self._write(out.encode())

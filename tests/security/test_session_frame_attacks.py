@@ -9,7 +9,11 @@ that is the precise way to say what it paints.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import select
+import struct
+import termios
 import time
 from pathlib import Path
 from typing import Any
@@ -19,6 +23,7 @@ import pyte
 import pytest
 
 from codex_tui.app.formatting import shorten_path
+from codex_tui.cli.first_frame import FirstFrame
 from codex_tui.cli.session_frame import SessionPainter
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, turn
@@ -103,6 +108,39 @@ def test_the_footer_shows_the_reasoning_effort_as_the_app_does() -> None:
         }
         assert not painter.opened(result), effort  # not drawn as the app will: nothing
         assert not any(frame.text()), effort
+
+
+def _drain(fd: int) -> bytes:
+    out = b""
+    while select.select([fd], [], [], 0.05)[0]:
+        out += os.read(fd, 1 << 16)
+    return out
+
+
+def test_after_a_resize_the_frame_paints_nothing_more() -> None:
+    # Resized while the answer streamed, the frame went on painting at the old size (seen
+    # in a pty, 110x36 -> 70x24: an answer line of 106 columns at row 18, over the moved
+    # composer): every row it paints is then somewhere else. The keys still reach the app.
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 36, 110, 0, 0))
+    try:
+        with open(slave, "w", encoding="utf-8", closefd=False) as stream:
+            frame = FirstFrame.paint(stream)
+            assert frame is not None
+            try:
+                assert frame.paint_rows("\x1b[18;2Hbefore")
+                fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 70, 0, 0))
+                painter = _opened(_Frame())  # (a painter on its own frame: then on this one)
+                painter.frame = frame  # type: ignore[assignment]
+                assert not painter.message(_delta("after"))
+                assert not frame.paint_rows("\x1b[18;2Hlate")
+            finally:
+                frame.close()
+        written = _drain(master)
+        assert b"before" in written and b"after" not in written and b"late" not in written
+    finally:
+        os.close(master)
+        os.close(slave)
 
 
 def _screen_of(child: pexpect.spawn, screen: pyte.Screen, until: str, seconds: float) -> str:
