@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
+import subprocess
+import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -13,6 +18,7 @@ from tests.servers.ws_client import ServerProcess
 from tests.support.model_server import ModelServer
 
 MODEL_FLAGS = ["-c", 'model="gpt-5.1-codex"']
+SDK_VERSION = "0.163.0"
 
 
 @pytest.fixture
@@ -97,3 +103,50 @@ def start_server(codex_home: Path, workspace: Path, model_server: ModelServer) -
     yield start
     for server in started:
         server.kill()
+
+
+def _load_sdk() -> ModuleType:
+    """The official SDK: installed, or fetched without its bundled CLI into a cache dir.
+
+    Its `openai-codex-cli-bin` dependency is a ~360 MB Rust binary we never run (the test
+    points the SDK at our console script), so it is installed with `--no-deps`; pydantic
+    and packaging, its other dependencies, come with ours.
+    """
+    try:
+        return importlib.import_module("openai_codex")
+    except ImportError:
+        pass
+    target = Path(tempfile.gettempdir()) / f"codex-test-openai-codex-{SDK_VERSION}"
+    if not (target / "openai_codex").is_dir():
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--no-deps",
+                "--target",
+                str(target),
+                f"openai-codex=={SDK_VERSION}",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        if done.returncode != 0:
+            pytest.skip(
+                f"the official SDK openai-codex could not be installed: {done.stderr[-300:]}"
+            )
+    sys.path.insert(0, str(target))
+    return importlib.import_module("openai_codex")
+
+
+@pytest.fixture(scope="session")
+def sdk() -> ModuleType:
+    """The official Python SDK `openai-codex`, loaded once per test process when a test asks.
+
+    Not at import: its generated pydantic models take ~2 s to build, which every xdist worker
+    paid while collecting, though only the few SDK tests use them.
+    """
+    return _load_sdk()

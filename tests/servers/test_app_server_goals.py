@@ -13,6 +13,7 @@ import json
 import os
 import sqlite3
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -20,7 +21,6 @@ from codex_core.goals import GoalError, GoalStore
 from tests.servers.conftest import AppServerFactory
 from tests.servers.goal_sequence import play
 from tests.servers.rpc_client import CODEX
-from tests.servers.test_app_server_sdk import sdk
 from tests.support.model_server import ModelServer
 
 RECORDED = Path(__file__).parent.parent / "fixtures" / "goals_0169" / "app_server_goal_answers.json"
@@ -37,7 +37,7 @@ def test_app_server_goal_methods_answer_as_0169(
 
 
 def test_app_server_goal_through_the_official_python_sdk(
-    model_server: ModelServer, codex_home: Path, workspace: Path
+    sdk: ModuleType, model_server: ModelServer, codex_home: Path, workspace: Path
 ) -> None:
     config = sdk.CodexConfig(
         codex_bin=str(CODEX),

@@ -2,68 +2,20 @@
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
-
-import pytest
 
 from codex_core.session.inputs import TURN_ABORTED_TEXT
 from tests.servers.rpc_client import CODEX
 from tests.support.model_server import ModelServer, hang, slow
 from tests.support.sse import message, turn
 
-SDK_VERSION = "0.163.0"
-
-
-def _load_sdk() -> ModuleType:
-    """The official SDK: installed, or fetched without its bundled CLI into a cache dir.
-
-    Its `openai-codex-cli-bin` dependency is a ~360 MB Rust binary we never run (the test
-    points the SDK at our console script), so it is installed with `--no-deps`; pydantic
-    and packaging, its other dependencies, come with ours.
-    """
-    try:
-        return importlib.import_module("openai_codex")
-    except ImportError:
-        pass
-    target = Path(tempfile.gettempdir()) / f"codex-test-openai-codex-{SDK_VERSION}"
-    if not (target / "openai_codex").is_dir():
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--no-deps",
-                "--target",
-                str(target),
-                f"openai-codex=={SDK_VERSION}",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=180,
-        )
-        if done.returncode != 0:
-            pytest.skip(
-                f"the official SDK openai-codex could not be installed: {done.stderr[-300:]}"
-            )
-    sys.path.insert(0, str(target))
-    return importlib.import_module("openai_codex")
-
-
-sdk = _load_sdk()
-
 
 def test_app_server_official_sdk_two_turns(
-    model_server: ModelServer, codex_home: Path, workspace: Path
+    sdk: ModuleType, model_server: ModelServer, codex_home: Path, workspace: Path
 ) -> None:
     model_server.add(turn(message("first reply")), turn(message("second reply")))
     overrides = [*model_server.config_overrides(), 'model="gpt-5.1-codex"']
@@ -82,7 +34,9 @@ def test_app_server_official_sdk_two_turns(
     assert "first reply" in str(model_server.requests[1].body["input"])
 
 
-def _sdk_codex(model_server: ModelServer, codex_home: Path, workspace: Path) -> object:
+def _sdk_codex(
+    sdk: ModuleType, model_server: ModelServer, codex_home: Path, workspace: Path
+) -> object:
     overrides = [*model_server.config_overrides(), 'model="gpt-5.1-codex"']
     config = sdk.CodexConfig(
         codex_bin=str(CODEX),
@@ -106,12 +60,12 @@ def _user_texts(body: dict[str, object]) -> list[str]:
 
 
 def test_app_server_sdk_steer_name_archive_unarchive_and_account(
-    model_server: ModelServer, codex_home: Path, workspace: Path
+    sdk: ModuleType, model_server: ModelServer, codex_home: Path, workspace: Path
 ) -> None:
     """The Python SDK's `steer`, `set_name`, `thread_unarchive`, `login_api_key`, `account`
     and `logout` (methods our app-server answered unknown-method before)."""
     model_server.add(slow(turn(message("a long first answer")), 0.3), turn(message("steered")))
-    with _sdk_codex(model_server, codex_home, workspace) as codex:  # type: ignore[attr-defined]
+    with _sdk_codex(sdk, model_server, codex_home, workspace) as codex:  # type: ignore[attr-defined]
         thread = codex.thread_start(cwd=str(workspace))
         handle = thread.turn("first")
         assert handle.steer("also this").turn_id == handle.id
@@ -135,12 +89,12 @@ def test_app_server_sdk_steer_name_archive_unarchive_and_account(
 
 
 def test_app_server_sdk_interrupted_turn_is_told_to_the_model(
-    model_server: ModelServer, codex_home: Path, workspace: Path
+    sdk: ModuleType, model_server: ModelServer, codex_home: Path, workspace: Path
 ) -> None:
     """After `interrupt`, the next request carries a `<turn_aborted>` user message right
     before the new prompt, as Codex 0.169 records it."""
     model_server.add(hang(30), turn(message("fresh start")))
-    with _sdk_codex(model_server, codex_home, workspace) as codex:  # type: ignore[attr-defined]
+    with _sdk_codex(sdk, model_server, codex_home, workspace) as codex:  # type: ignore[attr-defined]
         thread = codex.thread_start(cwd=str(workspace))
         handle = thread.turn("a long job")
         deadline = time.monotonic() + 20
