@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import select
 import struct
 import termios
@@ -25,11 +26,17 @@ import pytest
 from codex_tui.app.formatting import shorten_path
 from codex_tui.cli.first_frame import FirstFrame
 from codex_tui.cli.session_frame import SessionPainter
-from tests.support.model_server import ModelServer
+from tests.support.model_server import ModelServer, slow
 from tests.support.sse import message, turn
 from tests.support.trust import trust_project
 
 PROMPT = "say hi"
+PAINTED = re.compile(rb"\x1b\[\d+;2H\x1b\[0;38;5;253;48;5;233m")
+"""How each painted answer line starts (Textual writes no `0;`-led colours; checked)."""
+HEADER = b"\x1b[0;38;5;231;48;5;233m>_ "
+"""The painted header's first words."""
+TEXTUAL = b"\x1b[?1049h"
+"""The frame's first sequence and Textual's: the second one is where Textual begins."""
 
 
 class _Frame:
@@ -143,20 +150,23 @@ def test_after_a_resize_the_frame_paints_nothing_more() -> None:
         os.close(slave)
 
 
-def _screen_of(child: pexpect.spawn, screen: pyte.Screen, until: str, seconds: float) -> str:
+def _screen_of(
+    child: pexpect.spawn, screen: pyte.Screen, until: str, seconds: float, raw: bytearray
+) -> None:
+    """Feed the child's output to `screen` (and `raw`) until `until` shows (any for "")."""
     stream = pyte.ByteStream(screen)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
-            stream.feed(child.read_nonblocking(1 << 20, timeout=0.05))
+            chunk = child.read_nonblocking(1 << 20, timeout=0.05)
         except pexpect.TIMEOUT:
-            pass
-        shown = "\n".join(screen.display)
-        if until and until in shown:
-            return shown
+            continue
+        raw += chunk
+        stream.feed(chunk)
+        if until and until in "\n".join(screen.display):
+            return
     if until:
         raise AssertionError(f"{until!r} never shown:\n" + "\n".join(screen.display))
-    return "\n".join(screen.display)
 
 
 @pytest.mark.e2e
@@ -177,14 +187,41 @@ def test_a_folder_recorded_untrusted_sends_nothing_before_the_user_opens_it(
             str(codex_bin), [*server.cli_flags(), PROMPT], cwd=str(project), env=env,
             dimensions=(36, 110),
         )  # fmt: skip
-        screen = pyte.Screen(110, 36)
+        screen, raw = pyte.Screen(110, 36), bytearray()
         try:
-            _screen_of(child, screen, "Open restricted", 30)
-            _screen_of(child, screen, "", 1.5)  # the early turn had long asked by then
+            _screen_of(child, screen, "Open restricted", 30, raw)
+            assert HEADER not in raw  # no session painted before the question
+            _screen_of(child, screen, "", 1.5, raw)  # the early turn had long asked by then
             assert server.requests == [], "the model was asked before the user chose"
             child.send(b"\r")  # 1. Open restricted
-            _screen_of(child, screen, "Zebra42 answers", 30)
+            _screen_of(child, screen, "Zebra42 answers", 30, raw)
         finally:
             child.terminate(force=True)
         sent = [item for item in server.requests[0].body["input"] if item.get("role") == "user"]
         assert PROMPT in str(sent[-1])  # the launch prompt still goes, once opened
+
+
+@pytest.mark.e2e
+def test_nothing_is_painted_once_textual_draws(codex_bin: Path, tmp_path: Path) -> None:
+    # An answer streaming slowly across the app's start: the frame's paints may land among
+    # Textual's own start-up sequences, never after its first drawing (`1;1H`), which would
+    # leave the frame's picture over the app's until its next redraw.
+    words = ("Plain words stream across the start of the app " * 6).split()
+    chunks = [word + " " for word in words[:-1]] + [words[-1]]
+    project = tmp_path / "project"
+    project.mkdir()
+    env = {**os.environ, "TERM": "xterm-256color", "OPENAI_API_KEY": "sk-test"}
+    env.pop("COLORTERM", None)
+    with ModelServer([slow(turn(message("".join(chunks), chunks=chunks)), 0.02)]) as server:
+        argv = ["-a", "never", "-s", "read-only", *server.cli_flags(), PROMPT]
+        child = pexpect.spawn(str(codex_bin), argv, cwd=str(project), env=env, dimensions=(36, 110))
+        screen, raw = pyte.Screen(110, 36), bytearray()
+        try:
+            _screen_of(child, screen, "Worked for", 30, raw)
+        finally:
+            child.terminate(force=True)
+    textual = raw.find(TEXTUAL, len(TEXTUAL))
+    drawn = raw.find(b"\x1b[1;1H", textual)
+    assert 0 < textual < drawn
+    late = [m.start() for m in PAINTED.finditer(raw) if m.start() > drawn]
+    assert not late, bytes(raw[late[0] - 200 : late[0] + 200])
