@@ -106,7 +106,10 @@ def _leave(binary: str, args: list[str], cwd: Path, home: Path, asked: str) -> N
             except pexpect.TIMEOUT:
                 continue
         child.send("2")
-        time.sleep(SETTLE)
+        try:  # ours quits: once it has exited it can write nothing more
+            child.expect(pexpect.EOF, timeout=SETTLE)
+        except pexpect.TIMEOUT:
+            pass  # 0.169 stays (its agent command center): SETTLE to write, if it would
     finally:
         child.terminate(force=True)
 
