@@ -22,6 +22,8 @@ from typing import Any
 import pexpect
 import pyte
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from codex_tui.app.formatting import shorten_path
 from codex_tui.cli.first_frame import FirstFrame
@@ -91,6 +93,37 @@ def test_a_final_text_shorter_than_the_stream_leaves_no_streamed_line_behind() -
     assert shown[17] == " • Short words"
     assert shown[18:20] == ["", ""], shown  # the stream's other lines are gone
     assert all(cell.bg == "121212" for cell in frame.screen.buffer[18].values())  # (bg 233)
+
+
+WORD = st.from_regex(r"[A-Za-z][a-z0-9,.()-]{0,11}", fullmatch=True)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    words=st.lists(WORD, min_size=1, max_size=40),
+    cuts=st.lists(st.integers(0, 400), max_size=12),
+    final=st.one_of(st.none(), st.lists(WORD, min_size=1, max_size=40)),
+)
+def test_a_streamed_answer_leaves_the_screen_as_painting_it_whole_does(
+    words: list[str], cuts: list[int], final: list[str] | None
+) -> None:
+    # However the model cuts its answer into deltas, and whatever final text it ends with,
+    # the frame ends up showing what one paint of that text shows: no line left behind.
+    text = " ".join(words)
+    bounds = sorted({0, len(text), *(cut for cut in cuts if cut < len(text))})
+    streamed = _Frame(60, 40)
+    painter = _opened(streamed)
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        if not painter.message(_delta(text[start:end])):
+            return  # too tall for the screen: painted no further (not compared)
+    if final is not None:
+        text = " ".join(final)
+        item = {"id": "m1", "type": "agentMessage", "text": text}
+        assert not painter.message({"method": "item/completed", "params": {"item": item}})
+    whole = _Frame(60, 40)
+    if not _opened(whole).message(_delta(text)):
+        return
+    assert streamed.text() == whole.text()
 
 
 def test_the_footer_shows_the_reasoning_effort_as_the_app_does() -> None:
