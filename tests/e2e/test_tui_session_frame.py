@@ -14,6 +14,7 @@ import pexpect
 import pyte
 import pytest
 
+from tests.e2e.test_tui_picker_frame import Cells, _cells
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, turn
 
@@ -28,8 +29,6 @@ PROMPT = "say hi"
 SHORT = "Zebra42 answers"
 LONG = " ".join(["Plain words (and a few more), then some: wrapped like Rich does it."] * 3)
 
-Cells = list[list[tuple[str, str, str, bool]]]
-
 
 class _Screen(pyte.Screen):
     child: pexpect.spawn | None = None
@@ -37,16 +36,6 @@ class _Screen(pyte.Screen):
     def write_process_input(self, data: str) -> None:
         if self.child is not None:
             self.child.send(data.encode())  # answers the terminal's queries
-
-
-def _cells(screen: pyte.Screen) -> Cells:
-    return [
-        [
-            (cell.data, cell.fg, cell.bg, cell.bold)
-            for cell in (screen.buffer[y][x] for x in range(screen.columns))
-        ]
-        for y in range(screen.lines)
-    ]
 
 
 def _run(
