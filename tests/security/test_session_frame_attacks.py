@@ -25,10 +25,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from codex_tui.app.formatting import shorten_path
 from codex_tui.cli.first_frame import FirstFrame
 from codex_tui.cli.session_frame import SessionPainter
 from tests.support.model_server import ModelServer, slow
+from tests.support.painted_frame import (
+    PaintedFrame,
+    answer_started,
+    delta,
+    painter_on,
+    thread_result,
+)
 from tests.support.sse import message, turn
 from tests.support.trust import trust_project
 
@@ -41,40 +47,11 @@ TEXTUAL = b"\x1b[?1049h"
 """The frame's first sequence and Textual's: the second one is where Textual begins."""
 
 
-class _Frame:
-    """A first frame painting on a pyte screen (`FirstFrame.paint_rows`'s contract)."""
-
-    def __init__(self, columns: int = 80, lines: int = 30) -> None:
-        self.size = (columns, lines)
-        self.screen = pyte.Screen(columns, lines)
-        self.stream = pyte.Stream(self.screen)
-
-    def paint_rows(self, out: str) -> bool:
-        self.stream.feed(out)
-        return True
-
-    def text(self) -> list[str]:
-        return [line.rstrip() for line in self.screen.display]
-
-
-def _opened(frame: _Frame, **result: Any) -> SessionPainter:
-    painter = SessionPainter(frame, "1.2.3", PROMPT, lambda p: shorten_path(p, "/home/me"))  # type: ignore[arg-type]
-    answer = {
-        "thread": {"id": "t1", "turns": []},
-        "model": "gpt-5.1-codex",
-        "cwd": "/home/me/project",
-        "approvalPolicy": "on-request",
-        "sandbox": {"type": "readOnly"},
-        **result,
-    }
-    assert painter.opened(answer)
-    item = {"id": "m1", "type": "agentMessage"}
-    assert painter.message({"method": "item/started", "params": {"item": item}})
+def _opened(frame: PaintedFrame, **result: Any) -> SessionPainter:
+    painter = painter_on(frame, PROMPT)
+    assert painter.opened(thread_result(**result))
+    assert painter.message(answer_started())
     return painter
-
-
-def _delta(text: str) -> dict[str, Any]:
-    return {"method": "item/agentMessage/delta", "params": {"itemId": "m1", "delta": text}}
 
 
 def test_a_final_text_shorter_than_the_stream_leaves_no_streamed_line_behind() -> None:
@@ -82,10 +59,10 @@ def test_a_final_text_shorter_than_the_stream_leaves_no_streamed_line_behind() -
     # `output_item.done` is what the app shows): seen in a pty, the frame showed the short
     # text's line followed by the stream's second and third lines, a picture the app never
     # draws.
-    frame = _Frame(80, 30)
+    frame = PaintedFrame(80, 30)
     painter = _opened(frame)
     streamed = " ".join(["Plain words (and a few more), then some: wrapped like Rich."] * 3)
-    assert painter.message(_delta(streamed))
+    assert painter.message(delta(streamed))
     assert [row[:4] for row in frame.text()[17:21]] == [" • P", "   a", "   t", ""]
     item = {"id": "m1", "type": "agentMessage", "text": "Short words"}
     assert not painter.message({"method": "item/completed", "params": {"item": item}})
@@ -111,17 +88,17 @@ def test_a_streamed_answer_leaves_the_screen_as_painting_it_whole_does(
     # the frame ends up showing what one paint of that text shows: no line left behind.
     text = " ".join(words)
     bounds = sorted({0, len(text), *(cut for cut in cuts if cut < len(text))})
-    streamed = _Frame(60, 40)
+    streamed = PaintedFrame(60, 40)
     painter = _opened(streamed)
     for start, end in zip(bounds, bounds[1:], strict=False):
-        if not painter.message(_delta(text[start:end])):
+        if not painter.message(delta(text[start:end])):
             return  # too tall for the screen: painted no further (not compared)
     if final is not None:
         text = " ".join(final)
         item = {"id": "m1", "type": "agentMessage", "text": text}
         assert not painter.message({"method": "item/completed", "params": {"item": item}})
-    whole = _Frame(60, 40)
-    if not _opened(whole).message(_delta(text)):
+    whole = PaintedFrame(60, 40)
+    if not _opened(whole).message(delta(text)):
         return
     assert streamed.text() == whole.text()
 
@@ -129,14 +106,14 @@ def test_a_streamed_answer_leaves_the_screen_as_painting_it_whole_does(
 def test_the_footer_shows_the_reasoning_effort_as_the_app_does() -> None:
     # `-c model_reasoning_effort=high`: the app's footer says `gpt-5-codex high` (seen in a
     # pty), the frame said `gpt-5-codex`, and the footer jumped when Textual took over.
-    frame = _Frame(110, 36)
+    frame = PaintedFrame(110, 36)
     _opened(frame, model="gpt-5-codex", reasoningEffort="high")
     assert frame.text()[-1].endswith("  gpt-5-codex high"), frame.text()[-1]
-    frame = _Frame(110, 36)
+    frame = PaintedFrame(110, 36)
     _opened(frame, model="gpt-5-codex", reasoningEffort=None)
     assert frame.text()[-1].endswith("  gpt-5-codex"), frame.text()[-1]
     for effort in ("h\x1b[2Jigh", "высокий", 3):
-        frame = _Frame(110, 36)
+        frame = PaintedFrame(110, 36)
         painter = SessionPainter(frame, "1.2.3", PROMPT, str)  # type: ignore[arg-type]
         result = {
             "thread": {"id": "t1", "turns": []},
@@ -170,9 +147,9 @@ def test_after_a_resize_the_frame_paints_nothing_more() -> None:
             try:
                 assert frame.paint_rows("\x1b[18;2Hbefore")
                 fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 70, 0, 0))
-                painter = _opened(_Frame())  # (a painter on its own frame: then on this one)
+                painter = _opened(PaintedFrame())  # (a painter on its own frame: then on this one)
                 painter.frame = frame  # type: ignore[assignment]
-                assert not painter.message(_delta("after"))
+                assert not painter.message(delta("after"))
                 assert not frame.paint_rows("\x1b[18;2Hlate")
             finally:
                 frame.close()

@@ -12,7 +12,13 @@ from syrupy.assertion import SnapshotAssertion
 from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 
 from codex_tui.cli.first_frame import render
-from codex_tui.cli.session_frame import SessionPainter
+from tests.support.painted_frame import (
+    PaintedFrame,
+    answer_started,
+    delta,
+    painter_on,
+    thread_result,
+)
 from tests.tui.conftest import SNAPSHOT_DIR
 
 
@@ -25,16 +31,6 @@ class TextSnapshot(SingleFileSnapshotExtension):
     @classmethod
     def dirname(cls, *, test_location: Any) -> str:
         return str(SNAPSHOT_DIR / test_location.basename)
-
-
-class _Frame:
-    def __init__(self, screen: pyte.Screen) -> None:
-        self.size = (screen.columns, screen.lines)
-        self.stream = pyte.Stream(screen)
-
-    def paint_rows(self, out: str) -> bool:
-        self.stream.feed(out)
-        return True
 
 
 def _picture(screen: pyte.Screen) -> str:
@@ -67,20 +63,9 @@ def test_snapshot_first_frame(snapshot: SnapshotAssertion) -> None:
 
 def test_snapshot_session_frame_with_a_streamed_answer(snapshot: SnapshotAssertion) -> None:
     screen = _screen(110, 36)
-    painter = SessionPainter(_Frame(screen), "0.1.0", "say hi", lambda path: path)  # type: ignore[arg-type]
-    result = {
-        "thread": {"id": "t", "turns": []},
-        "model": "gpt-5.1-codex",
-        "cwd": "~/project",
-        "approvalPolicy": "on-request",
-        "sandbox": {"type": "workspaceWrite"},
-    }
-    assert painter.opened(result)
-    assert painter.message(
-        {"method": "item/started", "params": {"item": {"id": "m", "type": "agentMessage"}}}
-    )
-    for delta in ("Here is", " the plan, in plain words: read the code, then", " change it."):
-        assert painter.message(
-            {"method": "item/agentMessage/delta", "params": {"itemId": "m", "delta": delta}}
-        )
+    painter = painter_on(PaintedFrame(screen=screen), version="0.1.0")
+    assert painter.opened(thread_result(cwd="/home/me/project", sandbox={"type": "workspaceWrite"}))
+    assert painter.message(answer_started())
+    for piece in ("Here is", " the plan, in plain words: read the code, then", " change it."):
+        assert painter.message(delta(piece))
     assert _picture(screen) == snapshot(extension_class=TextSnapshot)

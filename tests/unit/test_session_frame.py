@@ -6,7 +6,6 @@ test_tui_session_frame.py."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pyte
 from hypothesis import given, settings
@@ -15,68 +14,35 @@ from rich.console import Console
 from rich.text import Text
 
 from codex_core.policies import CHOSEN_APPROVALS
-from codex_tui.app.formatting import shorten_path
 from codex_tui.app.widgets.footer_bar import footer_line
 from codex_tui.app.wire_values import wire_sandbox
 from codex_tui.cli.first_frame import FOOTER_HINTS, footer_row
-from codex_tui.cli.session_frame import APPROVALS, SANDBOX_MODES, SessionPainter, wrap_words
+from codex_tui.cli.session_frame import APPROVALS, SANDBOX_MODES, wrap_words
+from tests.support.painted_frame import (
+    PaintedFrame,
+    answer_started,
+    delta,
+    painter_on,
+    thread_result,
+)
 
 CSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
-class FakeFrame:
-    """Records what is painted on a pyte screen; `open` False once Textual has it."""
-
-    def __init__(self, columns: int = 110, lines: int = 36) -> None:
-        self.size = (columns, lines)
-        self.screen = pyte.Screen(columns, lines)
-        self.stream = pyte.Stream(self.screen)
-        self.writes: list[str] = []
-        self.open = True
-
-    def paint_rows(self, out: str) -> bool:
-        if not self.open:
-            return False
-        self.writes.append(out)
-        self.stream.feed(out)
-        return True
-
-    def text(self) -> list[str]:
-        return [line.rstrip() for line in self.screen.display]
-
-
-def _result(**thread: Any) -> dict[str, Any]:
-    return {
-        "thread": {"id": "t1", "turns": [], **thread},
-        "model": "gpt-5.1-codex",
-        "cwd": "/home/me/project",
-        "approvalPolicy": "on-request",
-        "sandbox": {"type": "readOnly"},
-    }
-
-
-def _painter(frame: FakeFrame, prompt: str = "say hi") -> SessionPainter:
-    return SessionPainter(frame, "1.2.3", prompt, lambda p: shorten_path(p, "/home/me"))  # type: ignore[arg-type]
-
-
-def _delta(text: str, item: str = "m1") -> dict[str, Any]:
-    return {"method": "item/agentMessage/delta", "params": {"itemId": item, "delta": text}}
-
-
-STARTED = {"method": "item/started", "params": {"item": {"id": "m1", "type": "agentMessage"}}}
+STARTED = answer_started()
 
 
 def test_the_header_prompt_and_streamed_answer_are_painted_where_the_chat_shows_them() -> None:
-    frame = FakeFrame()
-    painter = _painter(frame)
-    assert painter.opened(_result())
+    frame = PaintedFrame()
+    painter = painter_on(frame)
+    assert painter.opened(thread_result())
     for message in (
         {"id": "turn/start-2", "result": {}},
         {"method": "turn/started", "params": {"turn": {}}},
         {"method": "item/started", "params": {"item": {"id": "u", "type": "userMessage"}}},
         STARTED,
-        _delta("Zebra42"),
-        _delta(" answers"),
+        delta("Zebra42"),
+        delta(" answers"),
     ):
         assert painter.message(message), message
     text = frame.text()
@@ -97,16 +63,16 @@ def test_the_header_prompt_and_streamed_answer_are_painted_where_the_chat_shows_
 
 
 def test_a_long_answer_wraps_and_only_changed_lines_are_painted_again() -> None:
-    frame = FakeFrame(40, 30)
-    painter = _painter(frame, "go")
-    assert not painter.opened(_result(cwd="/w"))  # a header of 56 columns does not fit 40
+    frame = PaintedFrame(40, 30)
+    painter = painter_on(frame, "go")
+    assert not painter.opened(thread_result(cwd="/w"))  # a header of 56 columns does not fit 40
     assert frame.writes == []
-    frame = FakeFrame(80, 30)
-    painter = _painter(frame, "go")
-    assert painter.opened(_result()) and painter.message(STARTED)
+    frame = PaintedFrame(80, 30)
+    painter = painter_on(frame, "go")
+    assert painter.opened(thread_result()) and painter.message(STARTED)
     words = "Plain words (and more), then some: wrapped. " * 4
-    assert painter.message(_delta(words))
-    assert painter.message(_delta("End"))
+    assert painter.message(delta(words))
+    assert painter.message(delta("End"))
     text = frame.text()
     assert text[17].startswith(" • Plain words") and text[19].startswith("   ")
     assert "End" in text[19] + text[20]
@@ -134,54 +100,56 @@ def test_wrapping_is_richs(words: list[str], width: int) -> None:
 
 def test_it_stops_at_what_it_cannot_draw_as_the_app_will() -> None:
     refused_results = [
-        _result(turns=[{"id": "old"}]),  # a resumed session shows its past first
-        {**_result(), "approvalPolicy": {"granular": {}}},
-        {**_result(), "sandbox": {"type": "externalSandbox"}},
-        {**_result(), "model": "gpt-\x1b[31m5"},
-        {**_result(), "cwd": "/home/me/проект"},
-        {**_result(), "cwd": "/" + "d" * 200},
+        thread_result(
+            thread={"id": "t1", "turns": [{"id": "old"}]}
+        ),  # a resumed session shows its past first
+        thread_result(approvalPolicy={"granular": {}}),
+        thread_result(sandbox={"type": "externalSandbox"}),
+        thread_result(model="gpt-\x1b[31m5"),
+        thread_result(cwd="/home/me/проект"),
+        thread_result(cwd="/" + "d" * 200),
     ]
     for result in refused_results:
-        frame = FakeFrame()
-        assert not _painter(frame).opened(result), result
+        frame = PaintedFrame()
+        assert not painter_on(frame).opened(result), result
         assert frame.writes == []
     for prompt in ("**bold**", "two\nlines", "1. a list", "é", "x" * 200):
-        frame = FakeFrame()
-        assert not _painter(frame, prompt).opened(_result()), prompt
+        frame = PaintedFrame()
+        assert not painter_on(frame, prompt).opened(thread_result()), prompt
         assert frame.writes == []
     stoppers = [
         {"method": "item/started", "params": {"item": {"id": "r", "type": "reasoning"}}},
         {"method": "configWarning", "params": {"summary": "x"}},
         {"method": "item/started", "params": {"item": {"id": "m2", "type": "agentMessage"}}},
-        _delta("some *emphasis*"),
-        _delta("\x1b]0;owned\x07"),
-        _delta("漢字"),
-        _delta("x", item="other"),
+        delta("some *emphasis*"),
+        delta("\x1b]0;owned\x07"),
+        delta("漢字"),
+        delta("x", item="other"),
         {"method": "error", "params": "not an object"},
     ]
     for stopper in stoppers:
-        frame = FakeFrame()
-        painter = _painter(frame)
-        assert painter.opened(_result()) and painter.message(STARTED)
+        frame = PaintedFrame()
+        painter = painter_on(frame)
+        assert painter.opened(thread_result()) and painter.message(STARTED)
         before = list(frame.writes)
         assert not painter.message(stopper), stopper
         assert frame.writes == before  # what was painted stays; nothing more is
 
 
 def test_nothing_is_painted_once_textual_has_the_screen() -> None:
-    frame = FakeFrame()
-    painter = _painter(frame)
-    assert painter.opened(_result()) and painter.message(STARTED)
+    frame = PaintedFrame()
+    painter = painter_on(frame)
+    assert painter.opened(thread_result()) and painter.message(STARTED)
     frame.open = False
-    assert not painter.message(_delta("late"))
+    assert not painter.message(delta("late"))
 
 
 def test_only_printable_ascii_of_the_childs_text_is_written() -> None:
-    frame = FakeFrame()
-    painter = _painter(frame, "hello there")
-    assert painter.opened(_result(model="m"))
+    frame = PaintedFrame()
+    painter = painter_on(frame, "hello there")
+    assert painter.opened(thread_result(model="m"))
     painter.message(STARTED)
-    painter.message(_delta("Fine words, then (more) words."))
+    painter.message(delta("Fine words, then (more) words."))
     drawn = set("╭╮╰╯│─•›⏎")  # the frame's own box, bullet and marks
     for write in frame.writes:
         body = CSI.sub("", write)  # every escape the painter writes is a CSI of its own
