@@ -5,15 +5,14 @@ Textual then paints, cell for cell (text, colours, bold), so nothing jumps when 
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pexpect
-import pyte
 import pytest
 
 from codex_tui.cli.picker_frame import Page, render
 from tests.bench.resume_picker import row_text, write_sessions
+from tests.support.frame_screen import Cells, frame_then_settled
 
 pytestmark = pytest.mark.e2e
 
@@ -22,18 +21,6 @@ FRAME_END = b"\x1b[0m"  # the frame's only full reset is its last sequence
 FLAGS = ["-a", "never", "-s", "read-only"]
 BLINKING = (3, 4)
 """(row, column) from 0 of the search box's cursor: Textual blinks it."""
-
-Cells = list[list[tuple[str, str, str, bool]]]
-
-
-def _cells(screen: pyte.Screen) -> Cells:
-    return [
-        [
-            (cell.data, cell.fg, cell.bg, cell.bold)
-            for cell in (screen.buffer[y][x] for x in range(screen.columns))
-        ]
-        for y in range(screen.lines)
-    ]
 
 
 def _run_picker(
@@ -51,45 +38,17 @@ def _run_picker(
         env=env,
         dimensions=(lines, columns),
     )
-
-    class Screen(pyte.Screen):
-        def write_process_input(self, data: str) -> None:
-            child.send(data.encode())
-
-    screen = Screen(columns, lines)
-    stream = pyte.ByteStream(screen)
-    raw = b""
-    frame: Cells | None = None
-    frame_end = 0
     newest = row_text(0).encode()
-    deadline = time.monotonic() + 30
-    quiet_since = time.monotonic()
-    try:
-        while time.monotonic() < deadline:
-            try:
-                chunk = child.read_nonblocking(1 << 20, timeout=0.05)
-            except pexpect.TIMEOUT:
-                painted = frame is not None and newest in raw[frame_end:]
-                if painted and time.monotonic() - quiet_since > 0.5:
-                    break  # Textual has drawn the list and been quiet since
-                continue
-            quiet_since = time.monotonic()
-            joined = raw + chunk
-            if frame is None and joined.startswith(FRAME_START) and FRAME_END in joined:
-                frame_end = joined.index(FRAME_END) + len(FRAME_END)
-                stream.feed(joined[len(raw) : frame_end])
-                frame = _cells(screen)
-                stream.feed(joined[frame_end:])
-            else:
-                stream.feed(chunk)
-            raw = joined
-        else:
-            shown = "\n".join(screen.display)
-            raise AssertionError(f"the picker never settled:\n{shown}")
-    finally:
-        child.terminate(force=True)
-    assert frame is not None, raw[:300]
-    return raw, frame, _cells(screen)
+
+    def frame_end(output: bytes) -> int:
+        if output.startswith(FRAME_START) and FRAME_END in output:
+            return output.index(FRAME_END) + len(FRAME_END)
+        return -1
+
+    def listed(output: bytes, end: int) -> bool:  # Textual has drawn the list
+        return newest in output[end:]
+
+    return frame_then_settled(child, size, frame_end, listed, "the picker")
 
 
 def _spawn_on_sessions(

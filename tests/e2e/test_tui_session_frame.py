@@ -7,14 +7,12 @@ the answer (the turn's status, its "Worked for" line) are the only ones left out
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
 import pexpect
-import pyte
 import pytest
 
-from tests.e2e.test_tui_picker_frame import Cells, _cells
+from tests.support.frame_screen import Cells, frame_then_settled
 from tests.support.model_server import ModelServer
 from tests.support.sse import message, turn
 
@@ -28,14 +26,6 @@ frame never writes it (its top row is blank)."""
 PROMPT = "say hi"
 SHORT = "Zebra42 answers"
 LONG = " ".join(["Plain words (and a few more), then some: wrapped like Rich does it."] * 3)
-
-
-class _Screen(pyte.Screen):
-    child: pexpect.spawn | None = None
-
-    def write_process_input(self, data: str) -> None:
-        if self.child is not None:
-            self.child.send(data.encode())  # answers the terminal's queries
 
 
 def _run(
@@ -53,39 +43,17 @@ def _run(
     child = pexpect.spawn(
         str(codex_bin), argv, cwd=str(project), env=env, dimensions=(lines, columns)
     )
-    screen = _Screen(columns, lines)
-    screen.child = child
-    stream = pyte.ByteStream(screen)
-    raw = b""
-    frame: Cells | None = None
     last = answer.split()[-1].encode()
-    deadline = time.monotonic() + 30
-    quiet_since = time.monotonic()
-    try:
-        while time.monotonic() < deadline:
-            try:
-                chunk = child.read_nonblocking(1 << 20, timeout=0.05)
-            except pexpect.TIMEOUT:
-                if frame is not None and last in raw and time.monotonic() - quiet_since > 0.5:
-                    break
-                continue
-            quiet_since = time.monotonic()
-            joined = raw + chunk
-            textual = joined.find(ALT_SCREEN, len(ALT_SCREEN))
-            drawn = joined.find(HOME, textual) if textual >= 0 else -1
-            if frame is None and drawn >= 0:
-                stream.feed(joined[len(raw) : drawn])
-                frame = _cells(screen)
-                stream.feed(joined[drawn:])
-            else:
-                stream.feed(chunk)
-            raw = joined
-        else:
-            raise AssertionError("the answer never settled:\n" + "\n".join(screen.display))
-    finally:
-        child.terminate(force=True)
-    assert frame is not None
-    return frame, _cells(screen)
+
+    def drawn(output: bytes) -> int:  # Textual's first drawing, once it has begun
+        textual = output.find(ALT_SCREEN, len(ALT_SCREEN))
+        return output.find(HOME, textual) if textual >= 0 else -1
+
+    def answered(output: bytes, end: int) -> bool:
+        return last in output
+
+    _, frame, final = frame_then_settled(child, size, drawn, answered, "the answer")
+    return frame, final
 
 
 def _visible(cell: tuple[str, str, str, bool]) -> tuple[str, str, str, bool]:
