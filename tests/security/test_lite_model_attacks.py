@@ -435,9 +435,11 @@ def test_lite_attack_config_refused_with_pydantic_line(codex_home: Path, name: s
 def run_codex(
     codex_bin: Path, home: Path, cwd: Path, *args: str
 ) -> subprocess.CompletedProcess[str]:
+    """`codex exec --skip-git-repo-check ARGS` with its own CODEX_HOME (ARGS end with the
+    prompt)."""
     env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"}
     return subprocess.run(
-        [str(codex_bin), "exec", "--skip-git-repo-check", *args, "hi"],
+        [str(codex_bin), "exec", "--skip-git-repo-check", *args],
         cwd=cwd,
         env=env,
         capture_output=True,
@@ -454,7 +456,7 @@ def test_lite_attack_config_refused_by_the_console_script(
 ) -> None:
     text, tail = CONFIG_REFUSED[name]
     (codex_home / "config.toml").write_text(text)
-    done = run_codex(codex_bin, codex_home, tmp_path)
+    done = run_codex(codex_bin, codex_home, tmp_path, "hi")
     assert done.returncode == 1
     assert done.stderr == f"codex: {expected_line(codex_home, tail)}\n"
 
@@ -465,7 +467,7 @@ def test_lite_attack_profile_refused_by_the_console_script(
 ) -> None:
     """A profile file's bad sandbox mode: the pydantic version's line."""
     (codex_home / "p.config.toml").write_text("sandbox_mode = 2\n")
-    done = run_codex(codex_bin, codex_home, tmp_path, "--profile", "p")
+    done = run_codex(codex_bin, codex_home, tmp_path, "--profile", "p", "hi")
     assert done.returncode == 1
     assert done.stderr == (
         f"codex: {codex_home / 'config.toml'}: sandbox_mode = 2 is not one of {MODES}\n"

@@ -24,6 +24,7 @@ from codex_core.policies import GranularApproval, sandbox_policy_from_wire
 from codex_core.protocol.items import Message, parse_response_item
 from codex_core.protocol.review import ReviewOutput
 from codex_core.protocol.tool_events import McpInvocation
+from tests.security.test_lite_model_attacks import run_codex
 from tests.support.model_server import ModelServer
 from tests.support.sse import completed, created, message, output_item_done, turn
 
@@ -66,16 +67,7 @@ def test_lite_fixed_extra_dunder_key_does_not_break_copy_or_pickle() -> None:
 
 
 def run_exec(codex_bin: Path, home: Path, cwd: Path, server: ModelServer, *args: str) -> Any:
-    env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "sk-test"}
-    return subprocess.run(
-        [str(codex_bin), "exec", *server.cli_flags(), "--skip-git-repo-check", *args],
-        cwd=cwd,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        stdin=subprocess.DEVNULL,
-    )
+    return run_codex(codex_bin, home, cwd, *server.cli_flags(), *args)
 
 
 @pytest.mark.e2e

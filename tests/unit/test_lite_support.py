@@ -183,28 +183,23 @@ def tolerated(tree: Any) -> Any:
 
 def light_outcomes(cls: type[Model], data: dict[str, Any]) -> dict[str, Any]:
     """`cls(**data)`, `cls.model_validate(data)` and (for JSON data) `model_validate_json`."""
-    out = {
-        "init": outcome(lambda: cls(**data)),
-        "validate": outcome(lambda: cls.model_validate(data)),
-    }
-    text = json_or_none(data)
-    if text is not None:
-        out["json"] = outcome(lambda: cls.model_validate_json(text))
-    return out
+    return _outcomes(cls, data, data)
 
 
 def pure_outcomes(cls: type[Model], data: dict[str, Any]) -> dict[str, Any]:
     """The same calls on the class as a pydantic model (light instances in `data` as that
     model's instances)."""
-    made = pure(cls)
-    given = to_pure(data)
+    return _outcomes(pure(cls), to_pure(data), data)
+
+
+def _outcomes(model: Any, given: dict[str, Any], data: dict[str, Any]) -> dict[str, Any]:
     out = {
-        "init": outcome(lambda: made(**given)),
-        "validate": outcome(lambda: made.model_validate(given)),
+        "init": outcome(lambda: model(**given)),
+        "validate": outcome(lambda: model.model_validate(given)),
     }
     text = json_or_none(data)
     if text is not None:
-        out["json"] = outcome(lambda: made.model_validate_json(text))
+        out["json"] = outcome(lambda: model.model_validate_json(text))
     return out
 
 
